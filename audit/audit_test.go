@@ -1,0 +1,104 @@
+package audit
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestArg(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"status", "status"},
+		{"SECRET_TOKEN=super-secret", "[REDACTED]=[REDACTED]"},
+		{"--author=alice", "[REDACTED]=[REDACTED]"},
+		{"--password", "[REDACTED]"},
+		{"name=hunter2token", "name=[REDACTED]"},
+		{"123456789012345678901234567890123456789", "123456789012345678901234567890123456789"},
+		{strings.Repeat("a", 32), strings.Repeat("a", 32)},
+		{strings.Repeat("a", 33), "[sha256:" + "f8a3f4a2" + "]"},
+		{"x=" + strings.Repeat("b", 40), "x=[sha256:"},
+	}
+	for _, tt := range tests {
+		got := Arg(tt.in)
+		if strings.HasSuffix(tt.want, "[sha256:") {
+			if !strings.HasPrefix(got, tt.want) || len(got) != len(tt.want)+9 {
+				t.Errorf("Arg(%q) = %q, want a digest", tt.in, got)
+			}
+			continue
+		}
+		if strings.HasPrefix(tt.want, "[sha256:") {
+			if !strings.HasPrefix(got, "[sha256:") || len(got) != 17 {
+				t.Errorf("Arg(%q) = %q, want a digest", tt.in, got)
+			}
+			continue
+		}
+		if got != tt.want {
+			t.Errorf("Arg(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestEnvAndReason(t *testing.T) {
+	got := Env(map[string]string{"GITHUB_TOKEN": "x", "API_KEY": "y", "LANG": "C"})
+	if len(got) != 2 || got["[REDACTED]"] != "[REDACTED]" || got["LANG"] != "C" {
+		t.Errorf("Env = %v", got)
+	}
+	msg := `Command not allowed: --token=abc`
+	if r := Reason(msg, "--token=abc"); strings.Contains(r, "abc") {
+		t.Errorf("Reason leaked the secret: %q", r)
+	}
+	if r := Reason("Command not allowed: rm", "rm"); r != "Command not allowed: rm" {
+		t.Errorf("Reason changed a plain message: %q", r)
+	}
+}
+
+func TestLogWritesOneRedactedJSONLine(t *testing.T) {
+	var buf bytes.Buffer
+	code := 0
+	New(&buf).Log(context.Background(), Record{
+		Time: time.Unix(1700000000, 0), Duration: 1500 * time.Millisecond, ResultType: "success", Tool: "shell_execute",
+		Argv: []string{"curl", "-H", "Authorization: Bearer abc"}, Directory: "/w", ReturnCode: &code,
+		Env: map[string]string{"MY_PASSWORD": "p"}, Rule: "allowlist.exact:curl",
+	})
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 1 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(lines[0]), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m["msg"] != "shell_execution_audit" || m["logger"] != "mcp-shell-server.audit" || m["duration"] != 1.5 || m["return_code"] != 0.0 {
+		t.Errorf("record %v", m)
+	}
+	if strings.Contains(lines[0], "Bearer abc") || strings.Contains(lines[0], "MY_PASSWORD") {
+		t.Errorf("secret leaked: %s", lines[0])
+	}
+}
+
+func FuzzArg(f *testing.F) {
+	for _, s := range []string{"", "a=b", "TOKEN=x", strings.Repeat("z", 40), "\xff\xfe"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := Arg(s)
+		if SecretLike(s) && strings.Contains(got, s) && s != "" {
+			t.Errorf("secret-like %q kept in %q", s, got)
+		}
+	})
+}
+
+func TestCredentialsInURLs(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://user:s3cr3t@git.example.invalid/org/repo.git": "https://user:***@git.example.invalid/org/repo.git",
+		"bearer abc.def":                "bearer ***",
+		"https://git.example.invalid/x": "https://git.example.invalid/x",
+	} {
+		if got := Scalar(in); got != want {
+			t.Errorf("Scalar(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,14 @@
+// Package audit writes one redacted record per tool call through log/slog:
+// logger "mcp-shell-server.audit", message "shell_execution_audit", JSON
+// lines. Records are written for every outcome: success, rejection before
+// any process starts, timeout, output cap, cancellation, launch failure and
+// server-layer errors (bad arguments, panics).
+//
+// Redaction follows the reference server's rules: an argv element or
+// environment name/value containing a secret marker (SECRET, TOKEN,
+// PASSWORD, PASS, PASSWD, API_KEY, ACCESS_KEY, PRIVATE_KEY, KEY,
+// CREDENTIAL, AUTH; case-insensitive) becomes "[REDACTED]", and a value
+// longer than 32 characters that is not all digits becomes
+// "[sha256:<first 8 hex digits>]". stdout and stderr bodies are never
+// recorded, only their byte counts.
+package audit

@@ -1,0 +1,155 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/google/shlex"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/config"
+	"github.com/seed-b63acb1b/mcp-shell-server/policy"
+	"github.com/seed-b63acb1b/mcp-shell-server/server"
+)
+
+// Verdict is one `check` answer.
+type Verdict struct {
+	ID      any        `json:"id,omitempty"`
+	Verdict string     `json:"verdict"` // "allow" or "reject"
+	Rule    string     `json:"rule"`
+	Message string     `json:"message,omitempty"`
+	Stages  [][]string `json:"stages,omitempty"`
+}
+
+// checkLine is one `check --jsonl` input line. Env, when present, is the
+// complete server environment for that line; Directory is the call's
+// working directory (and, unless Env sets MCP_SHELL_ALLOWED_DIRECTORIES,
+// the allowed directory, as for a server started there).
+type checkLine struct {
+	ID        any                `json:"id"`
+	Argv      []string           `json:"argv"`
+	Env       *map[string]string `json:"env"`
+	Directory string             `json:"directory"`
+}
+
+func check(args []string, s Streams) int {
+	asJSON := false
+	for len(args) > 0 {
+		switch args[0] {
+		case "--jsonl":
+			return checkJSONL(s)
+		case "--json":
+			asJSON, args = true, args[1:]
+			continue
+		case "--":
+			return checkOne(args[1:], asJSON, s)
+		}
+		break
+	}
+	if len(args) != 1 {
+		fmt.Fprintln(s.Err, "usage: mcp-shell-server check [--json] -- ARGV...  |  check [--json] 'COMMAND LINE'  |  check --jsonl")
+		return ExitUsage
+	}
+	argv, err := shlex.Split(args[0])
+	if err != nil {
+		fmt.Fprintf(s.Err, "mcp-shell-server: cannot split %q: %v\n", args[0], err)
+		return ExitUsage
+	}
+	return checkOne(argv, asJSON, s)
+}
+
+func checkOne(argv []string, asJSON bool, s Streams) int {
+	cfg, err := config.Load(nil)
+	if err != nil {
+		return configError(s.Err, err)
+	}
+	v := decide(cfg, argv, "")
+	if asJSON {
+		json.NewEncoder(s.Out).Encode(v)
+	} else {
+		fmt.Fprintf(s.Out, "%s\nrule: %s\n", v.Verdict, v.Rule)
+		if v.Message != "" {
+			fmt.Fprintf(s.Out, "reason: %s\n", v.Message)
+		}
+	}
+	if v.Verdict != "allow" {
+		return ExitReject
+	}
+	return ExitOK
+}
+
+// decide judges argv under cfg in directory dir ("" = the first allowed
+// directory), as the server would before starting anything.
+func decide(cfg *config.Config, argv []string, dir string) Verdict {
+	var arg *string
+	if dir != "" {
+		arg = &dir
+	}
+	resolved, err := server.ResolveDir(arg, cfg.AllowedDirs)
+	if err != nil {
+		return Verdict{Verdict: "reject", Rule: "request.directory", Message: err.Error()}
+	}
+	plan, err := policy.FromConfig(cfg).Evaluate(argv, resolved)
+	if err != nil {
+		v := Verdict{Verdict: "reject", Rule: "policy", Message: err.Error()}
+		var rj *policy.Rejection
+		if errors.As(err, &rj) {
+			v.Rule = rj.Code
+		}
+		return v
+	}
+	return Verdict{Verdict: "allow", Rule: strings.Join(plan.Rules, ","), Stages: plan.Stages}
+}
+
+func checkJSONL(s Streams) int {
+	sc := bufio.NewScanner(s.In)
+	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	enc := json.NewEncoder(s.Out)
+	for sc.Scan() {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		enc.Encode(judgeLine(sc.Bytes()))
+	}
+	if err := sc.Err(); err != nil {
+		fmt.Fprintf(s.Err, "mcp-shell-server: reading stdin: %v\n", err)
+		return ExitUsage
+	}
+	return ExitOK
+}
+
+func judgeLine(raw []byte) Verdict {
+	var ln checkLine
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&ln); err != nil {
+		return Verdict{Verdict: "reject", Rule: "request.invalid", Message: "invalid line: " + err.Error()}
+	}
+	cfg, err := lineConfig(ln)
+	if err != nil {
+		return Verdict{ID: ln.ID, Verdict: "reject", Rule: "config.invalid", Message: err.Error()}
+	}
+	v := decide(cfg, ln.Argv, ln.Directory)
+	v.ID = ln.ID
+	return v
+}
+
+func lineConfig(ln checkLine) (*config.Config, error) {
+	if ln.Env == nil {
+		return config.Load(dirsFor(ln.Directory))
+	}
+	var dirs []string
+	if _, ok := (*ln.Env)["MCP_SHELL_ALLOWED_DIRECTORIES"]; !ok {
+		dirs = dirsFor(ln.Directory)
+	}
+	return config.LoadFrom(*ln.Env, dirs)
+}
+
+func dirsFor(d string) []string {
+	if d == "" {
+		return nil
+	}
+	return []string{d}
+}

@@ -1,0 +1,145 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+
+	"github.com/lmittmann/tint"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/sys/unix"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/audit"
+	"github.com/seed-b63acb1b/mcp-shell-server/config"
+	"github.com/seed-b63acb1b/mcp-shell-server/policy"
+	"github.com/seed-b63acb1b/mcp-shell-server/server"
+)
+
+// Exit statuses.
+const (
+	ExitOK     = 0
+	ExitReject = 1
+	ExitUsage  = 2
+)
+
+// Streams are the process's standard streams.
+type Streams struct {
+	In       io.Reader
+	Out, Err io.Writer
+}
+
+// Main runs the command line args (without the program name) and returns
+// the exit status.
+func Main(args []string, s Streams) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "--help", "-h", "help":
+			usage(s.Out)
+			return ExitOK
+		case "--version", "-version", "version":
+			fmt.Fprintln(s.Out, "mcp-shell-server", Version())
+			return ExitOK
+		case "check":
+			return check(args[1:], s)
+		}
+	}
+	for _, a := range args {
+		if len(a) > 0 && a[0] == '-' {
+			fmt.Fprintf(s.Err, "mcp-shell-server: unknown flag %q (see --help)\n", a)
+			return ExitUsage
+		}
+	}
+	return serve(args, s)
+}
+
+// Version is the module version the binary was built from, or "devel".
+func Version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `mcp-shell-server: a hardened MCP server that runs allowlisted programs as argv arrays, without a shell.
+
+Usage:
+  mcp-shell-server [DIR...]                      serve MCP over stdio; DIRs are the allowed directories
+  mcp-shell-server check [--json] -- ARGV...     print the policy verdict for one argv, run nothing
+  mcp-shell-server check [--json] 'CMD LINE'     the same, splitting a typed command line like a shell
+  mcp-shell-server check --jsonl                 one verdict per stdin line {"id","argv","env","directory"}
+  mcp-shell-server --version | --help
+
+This is not a sandbox: an allowed program runs with the server's own OS authority.
+See README.md ("Trusted execution contract") and SECURITY.md.
+
+`)
+	config.Usage(w)
+}
+
+func serve(dirs []string, s Streams) int {
+	cfg, err := config.Load(dirs)
+	if err != nil {
+		return configError(s.Err, err)
+	}
+	log := newLogger(s.Err, cfg.LogLevel)
+	auditW, closeAudit, err := openAudit(cfg.AuditLog, s.Err)
+	if err != nil {
+		return configError(s.Err, err)
+	}
+	defer closeAudit()
+	warnAtStart(log, cfg)
+	srv, err := server.New(server.Options{
+		Config: cfg, Policy: policy.FromConfig(cfg), Audit: audit.New(auditW),
+		Log: log, Version: Version(), ExtraEnv: policy.ExtraEnv,
+	})
+	if err != nil {
+		log.Error("cannot build the server", "err", err)
+		return ExitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := srv.MCP().Run(ctx, &mcp.StdioTransport{}); err != nil && !errors.Is(err, context.Canceled) {
+		log.Error("server stopped", "err", err)
+		return 1
+	}
+	return ExitOK
+}
+
+func configError(w io.Writer, err error) int {
+	fmt.Fprintf(w, "mcp-shell-server: configuration error: %v\n", err)
+	return ExitUsage
+}
+
+// newLogger returns the diagnostic logger: tint's colour output on a
+// terminal, plain slog text otherwise. Never stdout: that carries MCP.
+func newLogger(w io.Writer, level slog.Level) *slog.Logger {
+	if f, ok := w.(*os.File); ok && isTerminal(f) {
+		return slog.New(tint.NewHandler(w, &tint.Options{Level: level}))
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
+}
+
+func isTerminal(f *os.File) bool {
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
+}
+
+// openAudit opens the audit sink: stderr, or a file appended to (created
+// 0600: audit records describe what ran).
+func openAudit(dest string, stderr io.Writer) (io.Writer, func(), error) {
+	if dest == "stderr" {
+		return stderr, func() {}, nil
+	}
+	f, err := os.OpenFile(dest, os.O_WRONLY|os.O_APPEND|os.O_CREATE|unix.O_CLOEXEC, 0o600)
+	if err != nil {
+		return nil, nil, &config.Error{Var: "MCP_SHELL_AUDIT_LOG", Problem: err.Error()}
+	}
+	return f, func() { f.Close() }, nil
+}

@@ -1,0 +1,41 @@
+package cli
+
+import (
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/config"
+	"github.com/seed-b63acb1b/mcp-shell-server/policy"
+)
+
+// trustWarning is the trusted-execution warning written once at start-up.
+const trustWarning = "mcp-shell-server is not a sandbox: every allowed program runs with this server's OS identity, files, network and credentials. " +
+	"Argument rules are best-effort defence in depth. If requests or files may derive from untrusted input, run it inside an OS boundary (container, VM, jail)."
+
+// warnAtStart writes the start-up warnings to the diagnostic log (stderr).
+func warnAtStart(log *slog.Logger, cfg *config.Config) {
+	log.Warn(trustWarning)
+	if cfg.UsingBuiltinProfile {
+		log.Warn("no ALLOW_COMMANDS, ALLOWED_COMMANDS or ALLOW_PATTERNS set: using the built-in read-only profile",
+			"commands", strings.Join(cfg.Commands, ","))
+	} else if len(cfg.Commands) == 0 && len(cfg.Patterns) == 0 {
+		log.Warn("the allowlist is empty: every call will be refused")
+	}
+	for _, c := range cfg.Commands {
+		if name, category, ok := policy.Refused(c); ok {
+			log.Warn("allowlisted program is always refused by the default security policy", "command", c, "as", name, "category", category)
+		}
+	}
+	for i, re := range cfg.Patterns {
+		for _, probe := range []string{"sh", "bash", "python3", "env", "xargs", "sed"} {
+			if re.MatchString(probe) {
+				log.Warn("a broad pattern matches shells and interpreters; they stay refused, but review the pattern", "pattern", cfg.PatternSources[i], "example", probe)
+				break
+			}
+		}
+	}
+	if v, ok := os.LookupEnv("MCPGODEBUG"); ok {
+		log.Warn("MCPGODEBUG is set and changes the MCP SDK's behaviour", "MCPGODEBUG", v)
+	}
+}

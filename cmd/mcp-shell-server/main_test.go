@@ -1,0 +1,393 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// binary is the mcp-shell-server built once for these end-to-end tests.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "mcp-shell-server-e2e-")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "mcp-shell-server")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		panic("go build: " + err.Error() + "\n" + string(out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// e2e is one server process driven over stdio by the go-sdk client.
+type e2e struct {
+	t       *testing.T
+	dir     string // the allowed working directory
+	audit   string // audit log file
+	session *mcp.ClientSession
+}
+
+// start runs the real binary with env (plus an audit file) in a fresh
+// working directory and connects a client to it.
+func start(t *testing.T, protocol string, env ...string) *e2e {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &e2e{t: t, dir: dir, audit: filepath.Join(t.TempDir(), "audit.jsonl")}
+	cmd := exec.Command(binary, dir)
+	cmd.Env = append([]string{"PATH=/usr/local/bin:/usr/bin:/bin", "MCP_SHELL_AUDIT_LOG=" + e.audit, "MCP_SHELL_LOG_LEVEL=error"}, env...)
+	cmd.Stderr = os.Stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "0"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, &mcp.ClientSessionOptions{ProtocolVersion: protocol})
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	e.session = s
+	t.Cleanup(func() { s.Close() })
+	return e
+}
+
+func (e *e2e) call(args map[string]any) *mcp.CallToolResult {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := e.session.CallTool(ctx, &mcp.CallToolParams{Name: "shell_execute", Arguments: args})
+	if err != nil {
+		e.t.Fatalf("call %v: %v", args, err)
+	}
+	return res
+}
+
+func text(r *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range r.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// structured decodes the result's structuredContent.
+func structured(t *testing.T, r *mcp.CallToolResult) map[string]any {
+	t.Helper()
+	raw, err := json.Marshal(r.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		t.Fatalf("structuredContent %s: %v", raw, err)
+	}
+	return m
+}
+
+// auditRecords reads the audit file.
+func (e *e2e) auditRecords() []map[string]any {
+	e.t.Helper()
+	f, err := os.Open(e.audit)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer f.Close()
+	var out []map[string]any
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			e.t.Fatalf("audit line %q: %v", sc.Text(), err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func TestToolsList(t *testing.T) {
+	for _, proto := range []string{"2025-06-18", "2025-11-25", ""} {
+		t.Run("protocol="+proto, func(t *testing.T) {
+			e := start(t, proto, "ALLOW_COMMANDS=ls,echo")
+			res, err := e.session.ListTools(context.Background(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Tools) != 1 || res.Tools[0].Name != "shell_execute" {
+				t.Fatalf("tools: %+v", res.Tools)
+			}
+			tool := res.Tools[0]
+			if !strings.Contains(tool.Description, "Allowed commands: echo, ls") {
+				t.Errorf("description lacks sorted allowlist: %q", tool.Description)
+			}
+			a := tool.Annotations
+			if a == nil || a.ReadOnlyHint || a.IdempotentHint || a.DestructiveHint == nil || !*a.DestructiveHint || a.OpenWorldHint == nil || !*a.OpenWorldHint {
+				t.Errorf("annotations: %+v", a)
+			}
+			if tool.OutputSchema == nil {
+				t.Error("no output schema")
+			}
+		})
+	}
+}
+
+func TestCallOutcomes(t *testing.T) {
+	e := start(t, "", "ALLOW_COMMANDS=echo,cat,false,sort,head,yes,tr,wc")
+	os.WriteFile(filepath.Join(e.dir, "in.txt"), []byte("b\na\n"), 0o644)
+
+	t.Run("success", func(t *testing.T) {
+		r := e.call(map[string]any{"command": []string{"echo", "hello", "$(id)"}})
+		if r.IsError || text(r) != "hello $(id)\n" {
+			t.Fatalf("got %v %q", r.IsError, text(r))
+		}
+		if s := structured(t, r); s["status"] != 0.0 || s["exit_code"] != 0.0 || s["timed_out"] != false {
+			t.Errorf("structured: %v", s)
+		}
+	})
+	t.Run("refused", func(t *testing.T) {
+		r := e.call(map[string]any{"command": []string{"sort", "-o", "/tmp/x", "in.txt"}})
+		if !r.IsError || !strings.HasPrefix(text(r), "Error executing command: ") || !strings.Contains(text(r), "-o") {
+			t.Fatalf("got %v %q", r.IsError, text(r))
+		}
+	})
+	t.Run("not allowed", func(t *testing.T) {
+		r := e.call(map[string]any{"command": []string{"rm", "-rf", "x"}})
+		if !r.IsError || text(r) != "Error executing command: Command not allowed: rm" {
+			t.Fatalf("got %v %q", r.IsError, text(r))
+		}
+	})
+	t.Run("non-zero exit", func(t *testing.T) {
+		r := e.call(map[string]any{"command": []string{"false"}})
+		if !r.IsError || !strings.HasPrefix(text(r), "Error executing command: Command failed with exit status 1") {
+			t.Fatalf("got %v %q", r.IsError, text(r))
+		}
+		if s := structured(t, r); s["exit_code"] != 1.0 {
+			t.Errorf("structured: %v", s)
+		}
+	})
+	t.Run("large stdin echo", func(t *testing.T) {
+		in := strings.Repeat("0123456789abcdef", 1<<16) // 1 MiB
+		r := e.call(map[string]any{"command": []string{"cat"}, "stdin": in})
+		if r.IsError || text(r) != in {
+			t.Fatalf("isError %v, %d bytes back", r.IsError, len(text(r)))
+		}
+	})
+	t.Run("pipeline", func(t *testing.T) {
+		r := e.call(map[string]any{"command": []string{"cat", "<", "in.txt", "|", "sort", "|", "head", "-n", "1"}})
+		if r.IsError || text(r) != "a\n" {
+			t.Fatalf("got %v %q", r.IsError, text(r))
+		}
+		if s := structured(t, r); len(s["stages"].([]any)) != 3 {
+			t.Errorf("stages: %v", s["stages"])
+		}
+	})
+	t.Run("pipeline with early exit", func(t *testing.T) {
+		r := e.call(map[string]any{"command": []string{"yes", "|", "head", "-n", "2"}})
+		if r.IsError || text(r) != "y\ny\n" {
+			t.Fatalf("got %v %q", r.IsError, text(r))
+		}
+	})
+	t.Run("redirection", func(t *testing.T) {
+		r := e.call(map[string]any{"command": []string{"sort", "in.txt", ">", "out.txt"}})
+		if r.IsError {
+			t.Fatalf("got %q", text(r))
+		}
+		r = e.call(map[string]any{"command": []string{"echo", "c", ">>", "out.txt"}})
+		got, _ := os.ReadFile(filepath.Join(e.dir, "out.txt"))
+		if r.IsError || string(got) != "a\nb\nc\n" {
+			t.Fatalf("out.txt = %q (%q)", got, text(r))
+		}
+		r = e.call(map[string]any{"command": []string{"echo", "x", ">", "../escape.txt"}})
+		if !r.IsError || !strings.Contains(text(r), "parent traversal") {
+			t.Fatalf("escape not refused: %q", text(r))
+		}
+	})
+	t.Run("output cap", func(t *testing.T) {
+		ec := start(t, "", "ALLOW_COMMANDS=yes", "MCP_SHELL_OUTPUT_LIMIT_BYTES=1000")
+		r := ec.call(map[string]any{"command": []string{"yes"}})
+		if !r.IsError || !strings.HasPrefix(text(r), "Error executing command: stdout exceeded output limit of 1000 bytes") {
+			t.Fatalf("got %q", text(r)[:min(200, len(text(r)))])
+		}
+		if s := structured(t, r); s["stdout_truncated"] != true || len(s["stdout"].(string)) != 1000 {
+			t.Errorf("structured: truncated=%v len=%d", s["stdout_truncated"], len(s["stdout"].(string)))
+		}
+	})
+	t.Run("bad arguments", func(t *testing.T) {
+		for _, args := range []map[string]any{
+			{"command": []string{}},
+			{"command": nil},
+			{"command": []any{1}},
+			{"command": []string{"echo"}, "extra": 1},
+			{"command": []string{"echo", "a\x00b"}},
+			{"command": []string{"echo"}, "timeout": 0},
+			{"command": []string{"echo"}, "envs": map[string]string{"SECRET_TOKEN": "x"}},
+		} {
+			if r := e.call(args); !r.IsError {
+				t.Errorf("%v: accepted: %q", args, text(r))
+			}
+		}
+	})
+	// Every call above left exactly one audit record.
+	recs := e.auditRecords()
+	if len(recs) < 15 {
+		t.Errorf("only %d audit records", len(recs))
+	}
+	for _, r := range recs {
+		if r["msg"] != "shell_execution_audit" || r["logger"] != "mcp-shell-server.audit" || r["result_type"] == "" {
+			t.Errorf("audit record: %v", r)
+		}
+	}
+}
+
+// helperScript writes an executable script into dir (the kernel runs it
+// through its #! line, so no shell is on the allowlist).
+func helperScript(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// alive reports whether pid still exists as a process that is not a zombie.
+func alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	return len(f) > 0 && f[0] != "Z"
+}
+
+func readPID(t *testing.T, path string) int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("pid file: %v", err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pid
+}
+
+func TestTimeoutKillsProcessTree(t *testing.T) {
+	tools := t.TempDir()
+	script := helperScript(t, tools, "tree.sh", "sleep 300 &\necho $! > grandchild.pid\necho started\nsleep 300\n")
+	e := start(t, "", "ALLOW_COMMANDS="+script)
+	begin := time.Now()
+	r := e.call(map[string]any{"command": []string{script}, "timeout": 1})
+	if took := time.Since(begin); took > 5*time.Second {
+		t.Errorf("call took %v with timeout 1s", took)
+	}
+	if !r.IsError || !strings.HasPrefix(text(r), "Error executing command: Command timed out after 1 seconds") || !strings.Contains(text(r), "started") {
+		t.Fatalf("got %q", text(r))
+	}
+	if pid := readPID(t, filepath.Join(e.dir, "grandchild.pid")); alive(pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("grandchild %d survived the timeout", pid)
+	}
+}
+
+func TestCancellationKillsProcessGroup(t *testing.T) {
+	tools := t.TempDir()
+	script := helperScript(t, tools, "wait.sh", "echo $$ > child.pid\nexec sleep 300\n")
+	e := start(t, "", "ALLOW_COMMANDS="+script)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.session.CallTool(ctx, &mcp.CallToolParams{Name: "shell_execute", Arguments: map[string]any{"command": []string{script}, "timeout": 60}})
+		done <- err
+	}()
+	pidFile := filepath.Join(e.dir, "child.pid")
+	pid := waitForPID(t, pidFile)
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("call error %v, want context.Canceled", err)
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("child %d still running 3s after cancellation", pid)
+		}
+		time.Sleep(20 * time.Millisecond) // polling another process's state: no signal to wait on
+	}
+}
+
+// waitForPID polls for a pid file written by a helper script (the only
+// signal available from a process the server started).
+func waitForPID(t *testing.T, path string) int {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if b, err := os.ReadFile(path); err == nil && strings.HasSuffix(string(b), "\n") {
+			return readPID(t, path)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never appeared", path)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestConfigErrorsFailClosed(t *testing.T) {
+	for _, env := range []string{
+		"MCP_SHELL_DEFAULT_TIMEOUT_SECONDS=abc",
+		"MCP_SHELL_OUTPUT_LIMIT_BYTES=0",
+		"MCP_SHELL_MAX_TIMEOUT_SECONDS=-5",
+		"ALLOW_PATTERNS=ls|cat",
+		"ALLOW_PATTERNS=(",
+		"MCP_SHELL_ALLOWED_DIRECTORIES=/nonexistent-dir-xyz",
+	} {
+		cmd := exec.Command(binary)
+		cmd.Env = []string{"PATH=/usr/bin:/bin", env}
+		out, err := cmd.CombinedOutput()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+			t.Errorf("%s: err %v, want exit status 2", env, err)
+		}
+		name, _, _ := strings.Cut(env, "=")
+		if lines := strings.Split(strings.TrimSpace(string(out)), "\n"); len(lines) != 1 || !strings.Contains(lines[0], name) {
+			t.Errorf("%s: output %q, want one line naming %s", env, out, name)
+		}
+	}
+}
+
+func TestCheckCommand(t *testing.T) {
+	run := func(env string, args ...string) (string, int) {
+		cmd := exec.Command(binary, append([]string{"check"}, args...)...)
+		cmd.Env = []string{"PATH=/usr/bin:/bin", env}
+		out, err := cmd.Output()
+		code := 0
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		}
+		return string(out), code
+	}
+	if out, code := run("ALLOW_COMMANDS=sort", "--", "sort", "-ro", "out", "in"); code != 1 || !strings.HasPrefix(out, "reject") {
+		t.Errorf("sort -ro: %d %q", code, out)
+	}
+	if out, code := run("ALLOW_COMMANDS=sort", "--json", "sort -u 'a file'"); code != 0 || !strings.Contains(out, `"verdict":"allow"`) || !strings.Contains(out, `"a file"`) {
+		t.Errorf("shlex form: %d %q", code, out)
+	}
+}

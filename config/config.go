@@ -1,0 +1,266 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/kelseyhightower/envconfig"
+)
+
+// BuiltinProfile is the read-only allowlist used when none of
+// ALLOW_COMMANDS, ALLOWED_COMMANDS and ALLOW_PATTERNS is set, so that the
+// server is useful out of the box without delegating any writer. (sort is
+// in it because its recognizer refuses -o, -T and --compress-program.)
+var BuiltinProfile = []string{
+	"basename", "cat", "cut", "date", "diff", "dirname", "du", "echo", "false",
+	"file", "grep", "head", "ls", "pwd", "realpath", "sort", "stat", "tail",
+	"tr", "true", "uniq", "wc",
+}
+
+// DefaultSafePath is the child PATH when MCP_SHELL_SAFE_PATH is blank.
+const DefaultSafePath = "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
+
+// Config is the validated configuration.
+type Config struct {
+	// Commands is the sorted union of ALLOW_COMMANDS and ALLOWED_COMMANDS,
+	// or BuiltinProfile when UsingBuiltinProfile.
+	Commands []string
+	// Patterns are ALLOW_PATTERNS compiled as full-match expressions;
+	// PatternSources keeps the operator's text, in order.
+	Patterns       []*regexp.Regexp
+	PatternSources []string
+	// UsingBuiltinProfile reports that no allowlist variable was set.
+	UsingBuiltinProfile bool
+
+	DefaultTimeout time.Duration
+	MaxTimeout     time.Duration
+	// OutputLimit is the cap in bytes per stream.
+	OutputLimit int64
+
+	ChildEnvAllowlist []string
+	// SafePath is the child PATH (never blank: DefaultSafePath replaces a
+	// blank value).
+	SafePath string
+	// AllowedDirs are absolute, symlink-resolved directories; calls run
+	// only inside them. AllowedDirs[0] resolves relative directories.
+	AllowedDirs []string
+
+	MaxConcurrent  int
+	AuditLog       string
+	LogLevel       slog.Level
+	GitSubcommands []string
+}
+
+// Load reads the process environment and validates it. dirs are the
+// positional directory arguments (they are added to
+// MCP_SHELL_ALLOWED_DIRECTORIES). The error is a *Error naming the variable.
+func Load(dirs []string) (*Config, error) {
+	var env Env
+	if err := envconfig.Process("", &env); err != nil {
+		return nil, fromEnvconfig(err)
+	}
+	_, a := os.LookupEnv("ALLOW_COMMANDS")
+	_, b := os.LookupEnv("ALLOWED_COMMANDS")
+	_, c := os.LookupEnv("ALLOW_PATTERNS")
+	return validate(env, dirs, !a && !b && !c)
+}
+
+// LoadFrom is Load under a given, complete environment instead of the
+// process's. It serves `check --jsonl`, which judges each line under its own
+// environment. Unlike Load it never applies the built-in profile: an
+// explicit environment without an allowlist allows nothing, as in the
+// reference server (the profile is a convenience for a server started with
+// no configuration at all).
+//
+// It replaces the process environment for the duration of the call, so it
+// must not run concurrently with anything that reads the environment. A nil
+// dirs slice with an empty MCP_SHELL_ALLOWED_DIRECTORIES uses the current
+// working directory.
+func LoadFrom(environ map[string]string, dirs []string) (*Config, error) {
+	saved := os.Environ()
+	os.Clearenv()
+	defer restoreEnv(saved)
+	for k, v := range environ {
+		if err := os.Setenv(k, v); err != nil {
+			return nil, &Error{Var: k, Problem: err.Error()}
+		}
+	}
+	var env Env
+	if err := envconfig.Process("", &env); err != nil {
+		return nil, fromEnvconfig(err)
+	}
+	return validate(env, dirs, false)
+}
+
+func restoreEnv(saved []string) {
+	os.Clearenv()
+	for _, kv := range saved {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			os.Setenv(k, v)
+		}
+	}
+}
+
+func fromEnvconfig(err error) error {
+	var pe *envconfig.ParseError
+	if errors.As(err, &pe) {
+		return &Error{Var: pe.KeyName, Problem: fmt.Sprintf("%q is not a valid %s", pe.Value, pe.TypeName)}
+	}
+	return &Error{Var: "environment", Problem: err.Error()}
+}
+
+func validate(env Env, dirs []string, builtin bool) (*Config, error) {
+	cfg := &Config{
+		ChildEnvAllowlist:   env.ChildEnvAllowlist,
+		SafePath:            env.SafePath,
+		MaxConcurrent:       env.MaxConcurrent,
+		AuditLog:            strings.TrimSpace(env.AuditLog),
+		GitSubcommands:      env.GitSubcommands,
+		UsingBuiltinProfile: builtin,
+	}
+	if strings.TrimSpace(cfg.SafePath) == "" {
+		cfg.SafePath = DefaultSafePath
+	}
+	steps := []func() error{
+		func() error { return cfg.setCommands(env, builtin) },
+		func() error { return cfg.setPatterns(env.AllowPatterns) },
+		func() error { return cfg.setLimits(env) },
+		func() error { return cfg.setDirs(append(slices.Clone([]string(env.AllowedDirs)), dirs...)) },
+		func() error { return cfg.setLogLevel(env.LogLevel) },
+		func() error { return checkNames("MCP_SHELL_CHILD_ENV_ALLOWLIST", cfg.ChildEnvAllowlist) },
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.AuditLog == "" {
+		return nil, &Error{Var: "MCP_SHELL_AUDIT_LOG", Problem: "must be stderr or a file path"}
+	}
+	return cfg, nil
+}
+
+func (cfg *Config) setCommands(env Env, builtin bool) error {
+	if builtin {
+		cfg.Commands = slices.Clone(BuiltinProfile)
+		return nil
+	}
+	all := append(slices.Clone([]string(env.AllowCommands)), env.AllowedCommands...)
+	slices.Sort(all)
+	cfg.Commands = slices.Compact(all)
+	return nil
+}
+
+// unsafePattern matches what a command-name pattern may not contain: it
+// describes names, never shell text.
+var unsafePattern = regexp.MustCompile("[\\s;&|<>`]")
+
+func (cfg *Config) setPatterns(raw string) error {
+	for _, src := range splitList(raw) {
+		if unsafePattern.MatchString(src) {
+			return &Error{Var: "ALLOW_PATTERNS", Problem: fmt.Sprintf("unsafe allowed command pattern %q: whitespace and shell metacharacters are not allowed", src)}
+		}
+		re, err := regexp.Compile(`^(?:` + src + `)$`)
+		if err != nil {
+			return &Error{Var: "ALLOW_PATTERNS", Problem: fmt.Sprintf("pattern %q does not compile: %v", src, err)}
+		}
+		cfg.Patterns = append(cfg.Patterns, re)
+		cfg.PatternSources = append(cfg.PatternSources, src)
+	}
+	return nil
+}
+
+func (cfg *Config) setLimits(env Env) error {
+	positive := []struct {
+		name  string
+		value int64
+	}{
+		{"MCP_SHELL_DEFAULT_TIMEOUT_SECONDS", int64(env.DefaultTimeout)},
+		{"MCP_SHELL_MAX_TIMEOUT_SECONDS", int64(env.MaxTimeout)},
+		{"MCP_SHELL_OUTPUT_LIMIT_BYTES", env.OutputLimit},
+		{"MCP_SHELL_MAX_CONCURRENT", int64(env.MaxConcurrent)},
+	}
+	for _, p := range positive {
+		if p.value <= 0 {
+			return &Error{Var: p.name, Problem: fmt.Sprintf("must be a positive integer, got %d", p.value)}
+		}
+	}
+	if env.DefaultTimeout > env.MaxTimeout {
+		return &Error{Var: "MCP_SHELL_DEFAULT_TIMEOUT_SECONDS", Problem: fmt.Sprintf("%d exceeds MCP_SHELL_MAX_TIMEOUT_SECONDS (%d)", env.DefaultTimeout, env.MaxTimeout)}
+	}
+	const maxSeconds = 7 * 24 * 3600 // keeps time.Duration far from overflow
+	if env.MaxTimeout > maxSeconds {
+		return &Error{Var: "MCP_SHELL_MAX_TIMEOUT_SECONDS", Problem: fmt.Sprintf("must be at most %d", maxSeconds)}
+	}
+	cfg.DefaultTimeout = time.Duration(env.DefaultTimeout) * time.Second
+	cfg.MaxTimeout = time.Duration(env.MaxTimeout) * time.Second
+	cfg.OutputLimit = env.OutputLimit
+	return nil
+}
+
+func (cfg *Config) setDirs(dirs []string) error {
+	if len(dirs) == 0 {
+		wd, err := os.Getwd()
+		if err != nil {
+			return &Error{Var: "MCP_SHELL_ALLOWED_DIRECTORIES", Problem: "cannot read the working directory: " + err.Error()}
+		}
+		dirs = []string{wd}
+	}
+	for _, d := range dirs {
+		resolved, err := resolveDir(d)
+		if err != nil {
+			return &Error{Var: "MCP_SHELL_ALLOWED_DIRECTORIES", Problem: err.Error()}
+		}
+		if !slices.Contains(cfg.AllowedDirs, resolved) {
+			cfg.AllowedDirs = append(cfg.AllowedDirs, resolved)
+		}
+	}
+	return nil
+}
+
+func resolveDir(d string) (string, error) {
+	abs, err := filepath.Abs(d)
+	if err != nil {
+		return "", fmt.Errorf("directory %q: %w", d, err)
+	}
+	resolved, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", fmt.Errorf("directory %q does not exist", d)
+	}
+	fi, err := os.Stat(resolved)
+	if err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("%q is not a directory", d)
+	}
+	return resolved, nil
+}
+
+func (cfg *Config) setLogLevel(s string) error {
+	if err := cfg.LogLevel.UnmarshalText([]byte(strings.TrimSpace(s))); err != nil {
+		return &Error{Var: "MCP_SHELL_LOG_LEVEL", Problem: fmt.Sprintf("%q is not one of debug, info, warn, error", s)}
+	}
+	return nil
+}
+
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+func checkNames(variable string, names []string) error {
+	for _, n := range names {
+		if !envName.MatchString(n) {
+			return &Error{Var: variable, Problem: fmt.Sprintf("%q is not a valid environment variable name", n)}
+		}
+	}
+	return nil
+}
+
+// Usage writes the table of variables, defaults and meanings to w.
+func Usage(w interface{ Write([]byte) (int, error) }) error {
+	var env Env
+	return envconfig.Usagef("", &env, w, envconfig.DefaultTableFormat)
+}

@@ -1,0 +1,112 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+func TestLoadDefaults(t *testing.T) {
+	dir := t.TempDir()
+	for _, k := range []string{"ALLOW_COMMANDS", "ALLOWED_COMMANDS", "ALLOW_PATTERNS", "MCP_SHELL_SAFE_PATH", "MCP_SHELL_AUDIT_LOG", "MCP_SHELL_DEFAULT_TIMEOUT_SECONDS", "MCP_SHELL_MAX_TIMEOUT_SECONDS", "MCP_SHELL_OUTPUT_LIMIT_BYTES", "MCP_SHELL_ALLOWED_DIRECTORIES"} {
+		t.Setenv(k, "")
+		os.Unsetenv(k)
+	}
+	cfg, err := Load([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.UsingBuiltinProfile || !slices.Contains(cfg.Commands, "ls") {
+		t.Errorf("builtin profile not used: %v", cfg.Commands)
+	}
+	if explicit, _ := LoadFrom(map[string]string{}, []string{dir}); explicit.UsingBuiltinProfile || len(explicit.Commands) != 0 {
+		t.Errorf("LoadFrom applied the builtin profile: %v", explicit.Commands)
+	}
+	if cfg.DefaultTimeout != 30*time.Second || cfg.MaxTimeout != 300*time.Second || cfg.OutputLimit != 1048576 {
+		t.Errorf("limits: %v %v %d", cfg.DefaultTimeout, cfg.MaxTimeout, cfg.OutputLimit)
+	}
+	if cfg.SafePath != DefaultSafePath || cfg.AuditLog != "stderr" {
+		t.Errorf("safe path %q audit %q", cfg.SafePath, cfg.AuditLog)
+	}
+	resolved, _ := filepath.EvalSymlinks(dir)
+	if len(cfg.AllowedDirs) != 1 || cfg.AllowedDirs[0] != resolved {
+		t.Errorf("dirs %v", cfg.AllowedDirs)
+	}
+}
+
+func TestLoadFromLists(t *testing.T) {
+	cfg, err := LoadFrom(map[string]string{
+		"ALLOW_COMMANDS":   " ls , cat,,",
+		"ALLOWED_COMMANDS": "echo, ls",
+		"ALLOW_PATTERNS":   "git, /usr/bin/.*",
+		"MCP_SHELL_SAFE_PATH": "   ",
+	}, []string{t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(cfg.Commands, []string{"cat", "echo", "ls"}) || cfg.UsingBuiltinProfile {
+		t.Errorf("commands %v", cfg.Commands)
+	}
+	if len(cfg.Patterns) != 2 || !cfg.Patterns[0].MatchString("git") || cfg.Patterns[0].MatchString("gitk") {
+		t.Errorf("patterns must full-match: %v", cfg.PatternSources)
+	}
+	if cfg.SafePath != DefaultSafePath {
+		t.Errorf("blank safe path: %q", cfg.SafePath)
+	}
+}
+
+func TestExplicitEmptyAllowlistIsNotTheBuiltinProfile(t *testing.T) {
+	cfg, err := LoadFrom(map[string]string{"ALLOW_COMMANDS": " , ,"}, []string{t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.UsingBuiltinProfile || len(cfg.Commands) != 0 {
+		t.Errorf("an explicitly empty allowlist must allow nothing: %v", cfg.Commands)
+	}
+}
+
+func TestLoadFromInvalid(t *testing.T) {
+	tests := []struct {
+		env map[string]string
+		dir string
+		bad string
+	}{
+		{map[string]string{"MCP_SHELL_DEFAULT_TIMEOUT_SECONDS": "abc"}, "", "MCP_SHELL_DEFAULT_TIMEOUT_SECONDS"},
+		{map[string]string{"MCP_SHELL_DEFAULT_TIMEOUT_SECONDS": ""}, "", "MCP_SHELL_DEFAULT_TIMEOUT_SECONDS"},
+		{map[string]string{"MCP_SHELL_MAX_TIMEOUT_SECONDS": "0"}, "", "MCP_SHELL_MAX_TIMEOUT_SECONDS"},
+		{map[string]string{"MCP_SHELL_OUTPUT_LIMIT_BYTES": "-1"}, "", "MCP_SHELL_OUTPUT_LIMIT_BYTES"},
+		{map[string]string{"MCP_SHELL_DEFAULT_TIMEOUT_SECONDS": "400"}, "", "MCP_SHELL_DEFAULT_TIMEOUT_SECONDS"},
+		{map[string]string{"MCP_SHELL_MAX_CONCURRENT": "0"}, "", "MCP_SHELL_MAX_CONCURRENT"},
+		{map[string]string{"ALLOW_PATTERNS": "l s"}, "", "ALLOW_PATTERNS"},
+		{map[string]string{"ALLOW_PATTERNS": "ls|cat"}, "", "ALLOW_PATTERNS"},
+		{map[string]string{"ALLOW_PATTERNS": "("}, "", "ALLOW_PATTERNS"},
+		{map[string]string{"MCP_SHELL_LOG_LEVEL": "loud"}, "", "MCP_SHELL_LOG_LEVEL"},
+		{map[string]string{"MCP_SHELL_CHILD_ENV_ALLOWLIST": "OK,BAD-NAME"}, "", "MCP_SHELL_CHILD_ENV_ALLOWLIST"},
+		{map[string]string{}, "/nonexistent-dir-for-test", "MCP_SHELL_ALLOWED_DIRECTORIES"},
+		{map[string]string{"MCP_SHELL_ALLOWED_DIRECTORIES": "/etc/hostname"}, "", "MCP_SHELL_ALLOWED_DIRECTORIES"},
+	}
+	for _, tt := range tests {
+		dirs := []string{t.TempDir()}
+		if tt.dir != "" {
+			dirs = []string{tt.dir}
+		}
+		_, err := LoadFrom(tt.env, dirs)
+		var ce *Error
+		if !errors.As(err, &ce) || ce.Var != tt.bad {
+			t.Errorf("%v: err %v, want a config error naming %s", tt.env, err, tt.bad)
+		}
+	}
+}
+
+func TestLoadFromRestoresEnvironment(t *testing.T) {
+	t.Setenv("MCP_TEST_MARKER", "kept")
+	if _, err := LoadFrom(map[string]string{"ALLOW_COMMANDS": "ls"}, []string{t.TempDir()}); err != nil {
+		t.Fatal(err)
+	}
+	if os.Getenv("MCP_TEST_MARKER") != "kept" || os.Getenv("ALLOW_COMMANDS") != "" {
+		t.Error("process environment not restored")
+	}
+}

@@ -1,0 +1,53 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Env is the raw environment, one field per variable. The envconfig tags
+// name the variable; desc and default are what --help prints.
+type Env struct {
+	AllowCommands     NameList `envconfig:"ALLOW_COMMANDS" desc:"comma-separated program names to allow (exact match on argv[0]; a name with / matches only that exact path)"`
+	AllowedCommands   NameList `envconfig:"ALLOWED_COMMANDS" desc:"alias of ALLOW_COMMANDS; the two lists are united"`
+	AllowPatterns     string   `envconfig:"ALLOW_PATTERNS" desc:"comma-separated Go regexps matched in full against argv[0]; whitespace or shell metacharacters are refused at start-up"`
+	DefaultTimeout    int      `envconfig:"MCP_SHELL_DEFAULT_TIMEOUT_SECONDS" default:"30" desc:"timeout in seconds when a call gives none"`
+	MaxTimeout        int      `envconfig:"MCP_SHELL_MAX_TIMEOUT_SECONDS" default:"300" desc:"largest timeout in seconds a call may ask for; larger values are clamped"`
+	OutputLimit       int64    `envconfig:"MCP_SHELL_OUTPUT_LIMIT_BYTES" default:"1048576" desc:"cap in bytes per captured stream (stdout, stderr); redirected output counts too"`
+	ChildEnvAllowlist NameList `envconfig:"MCP_SHELL_CHILD_ENV_ALLOWLIST" desc:"comma-separated variable names children may inherit or receive through envs; PATH here delegates PATH"`
+	SafePath          string   `envconfig:"MCP_SHELL_SAFE_PATH" default:"/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin" desc:"children's PATH and the only PATH used to resolve programs (blank uses the default)"`
+	AllowedDirs       NameList `envconfig:"MCP_SHELL_ALLOWED_DIRECTORIES" desc:"comma-separated directories calls may run in (also positional arguments); default: the server's working directory"`
+	MaxConcurrent     int      `envconfig:"MCP_SHELL_MAX_CONCURRENT" default:"16" desc:"largest number of calls running at once; further calls wait"`
+	AuditLog          string   `envconfig:"MCP_SHELL_AUDIT_LOG" default:"stderr" desc:"where audit records go: stderr, or a file path (JSON lines, appended)"`
+	LogLevel          string   `envconfig:"MCP_SHELL_LOG_LEVEL" default:"info" desc:"diagnostic log level: debug, info, warn or error"`
+	GitSubcommands    NameList `envconfig:"MCP_SHELL_GIT_ALLOW_SUBCOMMANDS" desc:"extra git subcommands (e.g. repository aliases) to admit; unknown subcommands are refused otherwise"`
+}
+
+// NameList is a comma-separated list whose entries are trimmed of spaces;
+// blank entries are dropped.
+type NameList []string
+
+// Decode implements envconfig.Decoder.
+func (l *NameList) Decode(value string) error {
+	*l = splitList(value)
+	return nil
+}
+
+func splitList(value string) []string {
+	var out []string
+	for _, part := range strings.Split(value, ",") {
+		if p := strings.TrimSpace(part); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Error is a configuration error: Var names the variable, Problem says what
+// is wrong with its value.
+type Error struct {
+	Var     string
+	Problem string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Var, e.Problem) }

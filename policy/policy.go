@@ -1,0 +1,216 @@
+package policy
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+)
+
+// Config is what the policy needs of the server configuration.
+type Config struct {
+	// Commands are exact argv[0] strings to allow.
+	Commands []string
+	// Patterns are full-match expressions (already anchored) for argv[0].
+	Patterns []*regexp.Regexp
+	// PatternSources are the operator's pattern texts, for rule names.
+	PatternSources []string
+	// Recognizers maps a program family to its argv recognizer; Family
+	// maps an argv[0] basename to its family ("" for none).
+	Recognizers map[string]argvrules.Recognizer
+	Family      func(base string) string
+}
+
+// Policy decides requests. It is immutable and safe for concurrent use.
+type Policy struct {
+	cfg      Config
+	commands map[string]bool
+}
+
+// New builds a Policy from cfg.
+func New(cfg Config) *Policy {
+	p := &Policy{cfg: cfg, commands: make(map[string]bool, len(cfg.Commands))}
+	for _, c := range cfg.Commands {
+		p.commands[c] = true
+	}
+	if p.cfg.Family == nil {
+		p.cfg.Family = func(string) string { return "" }
+	}
+	return p
+}
+
+// Plan is an approved request: what the runner may start.
+type Plan struct {
+	// Stages are the pipeline stages' argv, redirections removed.
+	Stages [][]string
+	// StdinFile is the "<" target of the first stage ("" if none);
+	// StdoutFile the ">"/">>" target of the last stage.
+	StdinFile    string
+	StdoutFile   string
+	StdoutAppend bool
+	// Rules says, per stage, which allowlist entry admitted it, e.g.
+	// "allowlist.exact:git" or "allowlist.pattern:/usr/bin/.*".
+	Rules []string
+}
+
+// Evaluate decides argv for a call running in dir (absolute and
+// symlink-resolved; redirection targets are probed under it). It returns a
+// Plan, or a *Rejection.
+func (p *Policy) Evaluate(argv []string, dir string) (*Plan, error) {
+	if err := checkWhole(argv); err != nil {
+		return nil, err
+	}
+	stages, err := splitStages(argv)
+	if err != nil {
+		return nil, err
+	}
+	plan := &Plan{}
+	for i, st := range stages {
+		words, err := parseRedirects(st, i == 0, i == len(stages)-1, plan)
+		if err != nil {
+			return nil, err
+		}
+		rule, err := p.checkStage(words.argv, st.offset, words.offsets, dir)
+		if err != nil {
+			return nil, err
+		}
+		plan.Stages = append(plan.Stages, words.argv)
+		plan.Rules = append(plan.Rules, rule)
+	}
+	if err := probeRedirects(plan, dir); err != nil {
+		return nil, err
+	}
+	return plan, nil
+}
+
+// checkWhole applies the rules that look at argv as a whole.
+func checkWhole(argv []string) error {
+	if len(argv) == 0 {
+		return reject(CodeEmpty, -1, "", "Empty command")
+	}
+	for i, a := range argv {
+		if strings.IndexByte(a, 0) >= 0 {
+			return reject(CodeNUL, i, a, "Argument %d contains a NUL byte, which no program can receive", i)
+		}
+		switch a {
+		case ";", "&&", "||":
+			return reject(CodeShellOperator, i, a,
+				"Unexpected shell operator: %s (argument %d); commands are argv arrays run without a shell: send one command, or a pipeline separated by \"|\" elements", a, i)
+		}
+	}
+	return nil
+}
+
+type stage struct {
+	words  []string
+	offset int // index of words[0] in the request argv
+}
+
+// splitStages splits argv on elements that are exactly "|".
+func splitStages(argv []string) ([]stage, error) {
+	var out []stage
+	start := 0
+	for i := 0; i <= len(argv); i++ {
+		if i < len(argv) && argv[i] != "|" {
+			continue
+		}
+		if i == start {
+			where := "before"
+			if i == len(argv) {
+				where = "after"
+			}
+			return nil, reject(CodePipeline, min(i, len(argv)-1), "|", "Empty command %s pipe operator (argument %d)", where, min(i, len(argv)-1))
+		}
+		out = append(out, stage{words: argv[start:i], offset: start})
+		start = i + 1
+	}
+	return out, nil
+}
+
+// checkStage validates one stage's argv (redirections removed) and returns
+// the allowlist rule that admitted it. offsets maps argv positions to the
+// request's positions.
+func (p *Policy) checkStage(argv []string, stageOffset int, offsets []int, dir string) (string, error) {
+	if len(argv) == 0 || strings.TrimSpace(argv[0]) == "" {
+		return "", reject(CodeEmpty, stageOffset, "", "Empty command")
+	}
+	name := argv[0]
+	if err := checkName(name, offsets[0]); err != nil {
+		return "", err
+	}
+	if n, category, ok := Refused(name); ok {
+		return "", reject(CodeRefusedProgram, offsets[0], name,
+			"Command rejected by default security policy: %s (%s %q is refused whatever the allowlist says)", n, category, name)
+	}
+	rule, err := p.allowed(name, offsets[0])
+	if err != nil {
+		return "", err
+	}
+	if err := p.recognize(argv, offsets, dir); err != nil {
+		return "", err
+	}
+	return rule, nil
+}
+
+// unsafeName matches characters a program name may not contain.
+var unsafeName = regexp.MustCompile("[\\s;&|<>`$(){}\\[\\]*?!'\"\\\\~#]|\\p{Cc}")
+
+func checkName(name string, index int) error {
+	if unsafeName.MatchString(name) {
+		return reject(CodeUnsafeName, index, name, "Unsafe command name: %q contains whitespace or a shell metacharacter", name)
+	}
+	if strings.Contains(name, "/") {
+		clean := path.Clean(name)
+		if clean != name || slices.Contains(strings.Split(name, "/"), "..") {
+			return reject(CodeUnsafeName, index, name, "Unsafe command name: %q is not a clean path (write it as %q without \"..\")", name, clean)
+		}
+	}
+	return nil
+}
+
+func (p *Policy) allowed(name string, index int) (string, error) {
+	if len(p.commands) == 0 && len(p.cfg.Patterns) == 0 {
+		return "", reject(CodeNoAllowlist, index, name, "No commands are allowed. Please set ALLOW_COMMANDS environment variable.")
+	}
+	if p.commands[name] {
+		return "allowlist.exact:" + name, nil
+	}
+	for i, re := range p.cfg.Patterns {
+		if re.MatchString(name) {
+			return "allowlist.pattern:" + p.cfg.PatternSources[i], nil
+		}
+	}
+	return "", reject(CodeNotAllowed, index, name, "Command not allowed: %s", name)
+}
+
+func (p *Policy) recognize(argv []string, offsets []int, dir string) error {
+	family := p.cfg.Family(path.Base(argv[0]))
+	rec := p.cfg.Recognizers[family]
+	if rec == nil {
+		return nil
+	}
+	r := rec(argv, argvrules.Context{Dir: dir})
+	if r == nil {
+		return nil
+	}
+	index := r.Index
+	if index >= 0 && index < len(offsets) {
+		index = offsets[index]
+	}
+	return &Rejection{Code: r.Rule, Arg: r.Arg, Index: index, Message: r.Message}
+}
+
+// String renders a plan for logs and `check`.
+func (pl *Plan) String() string {
+	var b strings.Builder
+	for i, st := range pl.Stages {
+		if i > 0 {
+			b.WriteString(" | ")
+		}
+		fmt.Fprintf(&b, "%q", st)
+	}
+	return b.String()
+}

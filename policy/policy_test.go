@@ -1,0 +1,188 @@
+package policy
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"testing"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+)
+
+func testPolicy(commands ...string) *Policy {
+	return New(Config{
+		Commands: commands,
+		Patterns: []*regexp.Regexp{regexp.MustCompile(`^(?:/usr/bin/.*)$`)}, PatternSources: []string{"/usr/bin/.*"},
+		Recognizers: map[string]argvrules.Recognizer{"fake": func(argv []string, _ argvrules.Context) *argvrules.Rejection {
+			for i, a := range argv {
+				if a == "--evil" {
+					return argvrules.Reject("fake.evil", "fake evil", i, a, "argument %d %q is evil", i, a)
+				}
+			}
+			return nil
+		}},
+		Family: func(base string) string {
+			if base == "fake" {
+				return "fake"
+			}
+			return ""
+		},
+	})
+}
+
+func fixture(t *testing.T) string {
+	d, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(d, "in.txt"), []byte("x"), 0o644)
+	os.Mkdir(filepath.Join(d, "sub"), 0o755)
+	os.Symlink("/etc/hostname", filepath.Join(d, "link_out"))
+	return d
+}
+
+func TestEvaluate(t *testing.T) {
+	p := testPolicy("echo", "cat", "sort", "fake", "grep", "/bin/ls", "bash")
+	dir := fixture(t)
+	tests := []struct {
+		argv  []string
+		code  string // "" = allowed
+		index int
+	}{
+		{[]string{"echo", "a;b", "$(id)", "`x`", "&", "a||b"}, "", 0},
+		{[]string{"grep", "", "in.txt"}, "", 0},
+		{[]string{"echo", ";"}, CodeShellOperator, 1},
+		{[]string{"echo", "x", "&&", "cat"}, CodeShellOperator, 2},
+		{[]string{"echo", "x", "||", "cat"}, CodeShellOperator, 2},
+		{[]string{}, CodeEmpty, -1},
+		{[]string{""}, CodeEmpty, 0},
+		{[]string{"", "echo"}, CodeEmpty, 0},
+		{[]string{"echo", "a\x00"}, CodeNUL, 1},
+		{[]string{"ls "}, CodeUnsafeName, 0},
+		{[]string{"ls|"}, CodeUnsafeName, 0},
+		{[]string{"/usr/bin/../../tmp/x"}, CodeUnsafeName, 0},
+		{[]string{"/usr/bin/stat", "x"}, "", 0},
+		{[]string{"/bin/ls"}, "", 0},
+		{[]string{"ls"}, CodeNotAllowed, 0},
+		{[]string{"bash", "-c", "id"}, CodeRefusedProgram, 0},
+		{[]string{"BASH"}, CodeRefusedProgram, 0},
+		{[]string{"/usr/bin/python3.12"}, CodeRefusedProgram, 0},
+		{[]string{"perl5.36"}, CodeRefusedProgram, 0},
+		{[]string{"fake", "ok"}, "", 0},
+		{[]string{"echo", "|", "fake", "x", "--evil"}, "fake.evil", 4},
+		{[]string{"|", "echo"}, CodePipeline, 0},
+		{[]string{"echo", "|"}, CodePipeline, 1},
+		{[]string{"echo", "|", "|", "cat"}, CodePipeline, 2},
+		{[]string{"cat", "<", "in.txt", "|", "sort", ">", "out.txt"}, "", 0},
+		{[]string{"echo", "x", ">", "mid", "|", "cat"}, CodeRedirectStage, 2},
+		{[]string{"echo", "|", "cat", "<", "in.txt"}, CodeRedirectStage, 3},
+		{[]string{"echo", ">"}, CodeRedirect, 1},
+		{[]string{"cat", "<", "<", "in.txt"}, CodeRedirect, 2},
+		{[]string{"echo", ">", ">>", "f"}, CodeRedirect, 2},
+		{[]string{"echo", "x", ">", "a;b"}, CodeRedirect, 3},
+		{[]string{">", "out.txt"}, CodeEmpty, 0},
+	}
+	for _, tt := range tests {
+		plan, err := p.Evaluate(tt.argv, dir)
+		if tt.code == "" {
+			if err != nil {
+				t.Errorf("%q: refused: %v", tt.argv, err)
+			} else if len(plan.Rules) != len(plan.Stages) {
+				t.Errorf("%q: rules %v for %d stages", tt.argv, plan.Rules, len(plan.Stages))
+			}
+			continue
+		}
+		var rj *Rejection
+		if !errors.As(err, &rj) {
+			t.Errorf("%q: want %s, got %v", tt.argv, tt.code, err)
+			continue
+		}
+		if rj.Code != tt.code || rj.Index != tt.index || rj.Message == "" {
+			t.Errorf("%q: got %s at %d (%s), want %s at %d", tt.argv, rj.Code, rj.Index, rj.Message, tt.code, tt.index)
+		}
+	}
+}
+
+func TestEvaluateRedirectTargets(t *testing.T) {
+	p := testPolicy("echo", "cat")
+	dir := fixture(t)
+	for _, tt := range []struct {
+		argv []string
+		ok   bool
+	}{
+		{[]string{"cat", "<", "in.txt"}, true},
+		{[]string{"echo", ">", "sub/new.txt"}, true},
+		{[]string{"echo", "x", ">", "a.txt", ">", "b.txt"}, true},
+		{[]string{"cat", "<", "missing.txt"}, false},
+		{[]string{"cat", "<", "sub"}, false},
+		{[]string{"echo", ">", "sub"}, false},
+		{[]string{"echo", ">", "nodir/x"}, false},
+		{[]string{"echo", ">", "link_out"}, false},
+		{[]string{"cat", "<", "/etc/hostname"}, false},
+		{[]string{"cat", "<", "sub/../in.txt"}, false},
+	} {
+		_, err := p.Evaluate(tt.argv, dir)
+		if (err == nil) != tt.ok {
+			t.Errorf("%q: err %v, want ok=%v", tt.argv, err, tt.ok)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "sub", "new.txt")); err == nil {
+		t.Error("evaluating a > redirection created the file")
+	}
+}
+
+func TestPlanStagesDropRedirects(t *testing.T) {
+	plan, err := testPolicy("cat", "sort").Evaluate([]string{"cat", "<", "in.txt", "|", "sort", "-r", ">>", "out"}, fixture(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Stages) != 2 || !slices.Equal(plan.Stages[1], []string{"sort", "-r"}) || plan.StdinFile != "in.txt" || plan.StdoutFile != "out" || !plan.StdoutAppend {
+		t.Errorf("plan %+v", plan)
+	}
+}
+
+func TestRefusedNames(t *testing.T) {
+	for _, n := range []string{"sh", "/bin/dash", "python3", "python3.9.18", "node", "nodejs", "deno", "bun", "busybox", "env", "xargs", "timeout", "sudo", "strace", "sed", "vim", "ssh", "Bash", "perl5.36", "ruby3.2", "lua5.4"} {
+		if _, _, ok := Refused(n); !ok {
+			t.Errorf("%s not refused", n)
+		}
+	}
+	for _, n := range []string{"ls", "git", "sort", "sha256sum", "base64", "md5sum", "tar", "awk", "printenv"} {
+		if name, _, ok := Refused(n); ok {
+			t.Errorf("%s refused as %s", n, name)
+		}
+	}
+}
+
+func FuzzEvaluate(f *testing.F) {
+	p := testPolicy("echo", "cat", "fake")
+	dir := f.TempDir()
+	f.Add("echo\x1fa\x1f|\x1fcat\x1f>\x1fout")
+	f.Add("cat\x1f<\x1f<\x1f")
+	f.Add("|\x1f|")
+	f.Fuzz(func(t *testing.T, joined string) {
+		argv := splitUnit(joined)
+		plan1, err1 := p.Evaluate(argv, dir)
+		plan2, err2 := p.Evaluate(argv, dir)
+		if (err1 == nil) != (err2 == nil) {
+			t.Fatalf("unstable verdict for %q", argv)
+		}
+		if err1 == nil && len(plan1.Stages) != len(plan2.Stages) {
+			t.Fatalf("unstable plan for %q", argv)
+		}
+	})
+}
+
+func splitUnit(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0x1f {
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}

@@ -1,0 +1,117 @@
+package policy
+
+import (
+	"errors"
+	"regexp"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
+)
+
+// stageWords is a stage's argv with redirections removed; offsets[i] is
+// the request-argv index of argv[i].
+type stageWords struct {
+	argv    []string
+	offsets []int
+}
+
+func isRedirectOp(s string) bool { return s == "<" || s == ">" || s == ">>" }
+
+// unsafeTarget matches characters refused in a redirection target: shell
+// metacharacters and control characters. A target containing them is far
+// more likely a smuggled command line than a file name.
+var unsafeTarget = regexp.MustCompile("[;&|<>`]|\\p{Cc}")
+
+// parseRedirects removes "<", ">" and ">>" with their targets from a stage
+// and records them in plan. "<" is allowed only on the first stage and
+// ">"/">>" only on the last: elsewhere they could not apply.
+func parseRedirects(st stage, first, last bool, plan *Plan) (stageWords, error) {
+	var w stageWords
+	for i := 0; i < len(st.words); i++ {
+		op := st.words[i]
+		at := st.offset + i
+		if !isRedirectOp(op) {
+			w.argv = append(w.argv, op)
+			w.offsets = append(w.offsets, at)
+			continue
+		}
+		target, err := redirectTarget(st.words, i, at)
+		if err != nil {
+			return w, err
+		}
+		if err := checkPlacement(op, first, last, at); err != nil {
+			return w, err
+		}
+		if err := checkTarget(target, at+1); err != nil {
+			return w, err
+		}
+		if op == "<" {
+			plan.StdinFile = target
+		} else {
+			plan.StdoutFile, plan.StdoutAppend = target, op == ">>"
+		}
+		i++
+	}
+	return w, nil
+}
+
+func redirectTarget(words []string, i, at int) (string, error) {
+	op := words[i]
+	if i+1 >= len(words) {
+		if op == "<" {
+			return "", reject(CodeRedirect, at, op, "Missing path for input redirection after %q (argument %d)", op, at)
+		}
+		return "", reject(CodeRedirect, at, op, "Missing path for output redirection after %q (argument %d)", op, at)
+	}
+	next := words[i+1]
+	if isRedirectOp(next) {
+		if op == "<" {
+			return "", reject(CodeRedirect, at+1, next, "Invalid redirection syntax: consecutive operators %q %q (argument %d)", op, next, at+1)
+		}
+		return "", reject(CodeRedirect, at+1, next, "Invalid redirection target: operator found: %q follows %q (argument %d)", next, op, at+1)
+	}
+	return next, nil
+}
+
+func checkPlacement(op string, first, last bool, at int) error {
+	if op == "<" && !first {
+		return reject(CodeRedirectStage, at, op, "Input redirection %q (argument %d) is only allowed on the first pipeline stage", op, at)
+	}
+	if op != "<" && !last {
+		return reject(CodeRedirectStage, at, op, "Output redirection %q (argument %d) is only allowed on the last pipeline stage", op, at)
+	}
+	return nil
+}
+
+func checkTarget(target string, at int) error {
+	if err := redirect.Check(target); err != nil {
+		return fromRedirect(err, target, at)
+	}
+	if unsafeTarget.MatchString(target) {
+		return reject(CodeRedirect, at, target, "Redirection target %q contains a shell metacharacter or control character", target)
+	}
+	return nil
+}
+
+// probeRedirects checks the effective targets against the file system
+// without creating, truncating or blocking on anything.
+func probeRedirects(plan *Plan, dir string) error {
+	if plan.StdinFile != "" {
+		if err := redirect.Probe(dir, plan.StdinFile, false); err != nil {
+			return fromRedirect(err, plan.StdinFile, -1)
+		}
+	}
+	if plan.StdoutFile != "" {
+		if err := redirect.Probe(dir, plan.StdoutFile, true); err != nil {
+			return fromRedirect(err, plan.StdoutFile, -1)
+		}
+	}
+	return nil
+}
+
+func fromRedirect(err error, target string, at int) error {
+	var re *redirect.Error
+	if errors.As(err, &re) {
+		return &Rejection{Code: re.Code, Arg: target, Index: at, Message: re.Message}
+	}
+	return &Rejection{Code: CodeRedirect, Arg: target, Index: at, Message: err.Error()}
+}

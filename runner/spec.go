@@ -1,0 +1,84 @@
+package runner
+
+import "time"
+
+// Spec is one validated invocation: a pipeline of one or more stages, run
+// without a shell. The policy has already approved every field.
+type Spec struct {
+	// Stages holds each stage's argv; Stages[i][0] is the program name as the
+	// client sent it. A name without "/" is resolved with the PATH in Env
+	// (never the server's PATH); a name with "/" is used as given.
+	Stages [][]string
+	// Dir is the absolute working directory of every stage.
+	Dir string
+	// Env is the complete child environment ("NAME=value" entries).
+	Env []string
+	// Stdin is fed to the first stage; nil or empty means immediate EOF.
+	// Ignored when StdinFile is set.
+	Stdin []byte
+	// StdinFile is a "<" target relative to Dir, opened through os.Root.
+	StdinFile string
+	// StdoutFile is a ">" or ">>" target relative to Dir, opened through
+	// os.Root; StdoutAppend selects ">>". Bytes written to it still count
+	// toward OutputLimit.
+	StdoutFile   string
+	StdoutAppend bool
+	// Timeout bounds the whole pipeline (wall clock).
+	Timeout time.Duration
+	// OutputLimit is the cap in bytes per stream (stdout, stderr).
+	OutputLimit int64
+	// DrainPastLimit keeps reading a stream past OutputLimit and discards the
+	// excess instead of terminating the process group (execute_command mode).
+	DrainPastLimit bool
+	// KillGrace is the pause between SIGTERM and SIGKILL to the process
+	// group; zero means DefaultKillGrace.
+	KillGrace time.Duration
+}
+
+// DefaultKillGrace is the pause between SIGTERM and SIGKILL.
+const DefaultKillGrace = 500 * time.Millisecond
+
+// StageStatus is how one pipeline stage ended.
+type StageStatus struct {
+	Argv0 string `json:"argv0"`
+	// ExitCode is the exit status, or nil when the stage was killed by a
+	// signal or never waited for.
+	ExitCode *int `json:"exit_code"`
+	// Signal is the terminating signal's name ("SIGKILL"), or "".
+	Signal string `json:"signal,omitempty"`
+}
+
+// Outcome classifies how a run ended; it is also the audit result_type.
+type Outcome string
+
+// Outcomes, in the audit vocabulary.
+const (
+	Success      Outcome = "success"       // every stage exited (any status)
+	TimedOut     Outcome = "timeout"       // Timeout expired; group killed
+	OutputCapped Outcome = "output_cap"    // a stream hit OutputLimit; group killed
+	Cancelled    Outcome = "cancelled"     // ctx cancelled (MCP cancel, shutdown)
+	ProcessError Outcome = "process_error" // a stage could not be started
+)
+
+// Result is what a run produced. Stdout and Stderr hold at most OutputLimit
+// bytes each; StdoutBytes and StderrBytes count every byte the streams
+// carried (including discarded ones).
+type Result struct {
+	Outcome         Outcome
+	Stdout, Stderr  []byte
+	StdoutBytes     int64
+	StderrBytes     int64
+	StdoutTruncated bool
+	StderrTruncated bool
+	// LimitStream is "stdout" or "stderr" when Outcome is OutputCapped.
+	LimitStream string
+	// ExitCode is the last stage's exit status; nil if it was signalled.
+	ExitCode *int
+	// Signal is the last stage's terminating signal name, or "".
+	Signal   string
+	Stages   []StageStatus
+	Duration time.Duration
+	// StdoutFileError is the first error writing the ">"/">>" file (for
+	// example ENOSPC or EFBIG); later output was counted but not written.
+	StdoutFileError error
+}

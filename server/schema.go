@@ -1,0 +1,74 @@
+package server
+
+import (
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// MaxArgs is the largest argv a call may send (elements).
+const MaxArgs = 4096
+
+// ShellInput is the shell_execute tool's arguments.
+type ShellInput struct {
+	Command   []string          `json:"command"`
+	Stdin     *string           `json:"stdin,omitempty"`
+	Directory *string           `json:"directory,omitempty"`
+	Timeout   *int64            `json:"timeout,omitempty"`
+	Envs      map[string]string `json:"envs,omitempty"`
+}
+
+// ShellOutput is shell_execute's structured result. Stdout and Stderr are
+// lossy UTF-8 (invalid bytes become U+FFFD). Status is the exit code, or -1
+// when the command did not exit normally (timeout, signal, output cap).
+// ExecutionTime is in seconds.
+type ShellOutput struct {
+	Stdout          string        `json:"stdout"`
+	Stderr          string        `json:"stderr"`
+	Status          int           `json:"status"`
+	ExitCode        *int          `json:"exit_code"`
+	Signal          *string       `json:"signal"`
+	TimedOut        bool          `json:"timed_out"`
+	StdoutTruncated bool          `json:"stdout_truncated"`
+	StderrTruncated bool          `json:"stderr_truncated"`
+	ExecutionTime   float64       `json:"execution_time"`
+	Stages          []StageOutput `json:"stages"`
+}
+
+// StageOutput is how one pipeline stage ended.
+type StageOutput struct {
+	Command  string  `json:"command"`
+	ExitCode *int    `json:"exit_code"`
+	Signal   *string `json:"signal"`
+}
+
+func falseSchema() *jsonschema.Schema { return &jsonschema.Schema{Not: &jsonschema.Schema{}} }
+
+// shellInputSchema is written out rather than inferred: inference would
+// let "command" be null and would not bound its length.
+func shellInputSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{
+		Type:                 "object",
+		Required:             []string{"command"},
+		AdditionalProperties: falseSchema(),
+		Properties: map[string]*jsonschema.Schema{
+			"command": {
+				Type:        "array",
+				Description: `argv: the program name then its arguments, one element each; run without a shell. An element exactly "|" separates pipeline stages; elements exactly "<", ">" or ">>" redirect stdin/stdout to the next element, a file inside the working directory.`,
+				MinItems:    jsonschema.Ptr(1),
+				MaxItems:    jsonschema.Ptr(MaxArgs),
+				Items:       &jsonschema.Schema{Type: "string"},
+			},
+			"stdin":     {Type: "string", Description: "text fed to the command's standard input"},
+			"directory": {Type: "string", Description: "working directory; relative paths resolve against the first allowed directory (the default)"},
+			"timeout":   {Type: "integer", Minimum: jsonschema.Ptr(1.0), Description: "timeout in seconds; clamped to the server maximum"},
+			"envs": {
+				Type:                 "object",
+				Description:          "environment variables for the command; only names in the server's MCP_SHELL_CHILD_ENV_ALLOWLIST are accepted",
+				AdditionalProperties: &jsonschema.Schema{Type: "string"},
+			},
+		},
+	}
+}
+
+func shellOutputSchema() (*jsonschema.Schema, error) {
+	return jsonschema.For[ShellOutput](nil)
+}
