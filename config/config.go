@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -56,7 +57,18 @@ type Config struct {
 	AuditLog       string
 	LogLevel       slog.Level
 	GitSubcommands []string
+
+	// Tools are the tool names to expose.
+	Tools []string
+	// Transport is "stdio" or "http"; the HTTP fields apply to "http".
+	Transport   string
+	HTTPAddr    string
+	HTTPToken   string
+	HTTPMaxBody int64
 }
+
+// HasTool reports whether the named tool is exposed.
+func (c *Config) HasTool(name string) bool { return slices.Contains(c.Tools, name) }
 
 // Load reads the process environment and validates it. dirs are the
 // positional directory arguments (they are added to
@@ -135,6 +147,8 @@ func validate(env Env, dirs []string, builtin bool) (*Config, error) {
 		func() error { return cfg.setDirs(append(slices.Clone([]string(env.AllowedDirs)), dirs...)) },
 		func() error { return cfg.setLogLevel(env.LogLevel) },
 		func() error { return checkNames("MCP_SHELL_CHILD_ENV_ALLOWLIST", cfg.ChildEnvAllowlist) },
+		func() error { return cfg.setTools(env.Tools) },
+		func() error { return cfg.setTransport(env) },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -263,4 +277,82 @@ func checkNames(variable string, names []string) error {
 func Usage(w interface{ Write([]byte) (int, error) }) error {
 	var env Env
 	return envconfig.Usagef("", &env, w, envconfig.DefaultTableFormat)
+}
+
+// knownTools are the tools the server can expose.
+var knownTools = []string{"shell_execute", "execute_command"}
+
+func (cfg *Config) setTools(tools []string) error {
+	if len(tools) == 0 {
+		return &Error{Var: "MCP_SHELL_TOOLS", Problem: "no tool selected; use shell_execute, execute_command or both"}
+	}
+	for _, t := range tools {
+		if !slices.Contains(knownTools, t) {
+			return &Error{Var: "MCP_SHELL_TOOLS", Problem: fmt.Sprintf("unknown tool %q; known: %s", t, strings.Join(knownTools, ", "))}
+		}
+	}
+	cfg.Tools = tools
+	return nil
+}
+
+func (cfg *Config) setTransport(env Env) error {
+	cfg.Transport, cfg.HTTPAddr, cfg.HTTPMaxBody = strings.TrimSpace(env.Transport), strings.TrimSpace(env.HTTPAddr), env.HTTPMaxBody
+	switch cfg.Transport {
+	case "stdio":
+		return nil
+	case "http":
+	default:
+		return &Error{Var: "MCP_SHELL_TRANSPORT", Problem: fmt.Sprintf("%q is not stdio or http", env.Transport)}
+	}
+	if cfg.HTTPMaxBody <= 0 {
+		return &Error{Var: "MCP_SHELL_HTTP_MAX_BODY_BYTES", Problem: "must be a positive integer"}
+	}
+	host, _, err := net.SplitHostPort(cfg.HTTPAddr)
+	if err != nil {
+		return &Error{Var: "MCP_SHELL_HTTP_ADDR", Problem: fmt.Sprintf("%q is not host:port: %v", cfg.HTTPAddr, err)}
+	}
+	token, err := readToken(env)
+	if err != nil {
+		return err
+	}
+	cfg.HTTPToken = token
+	if token == "" && !isLoopback(host) {
+		return &Error{Var: "MCP_SHELL_HTTP_TOKEN", Problem: fmt.Sprintf("required to listen on the non-loopback address %q", cfg.HTTPAddr)}
+	}
+	if token == "" {
+		return &Error{Var: "MCP_SHELL_HTTP_TOKEN", Problem: "the http transport needs a bearer token (MCP_SHELL_HTTP_TOKEN or MCP_SHELL_HTTP_TOKEN_FILE): it runs commands"}
+	}
+	return nil
+}
+
+// minTokenLen is the shortest bearer token accepted, in bytes.
+const minTokenLen = 16
+
+func readToken(env Env) (string, error) {
+	token := strings.TrimSpace(env.HTTPToken)
+	if env.HTTPTokenFile != "" {
+		if token != "" {
+			return "", &Error{Var: "MCP_SHELL_HTTP_TOKEN_FILE", Problem: "set either MCP_SHELL_HTTP_TOKEN or MCP_SHELL_HTTP_TOKEN_FILE, not both"}
+		}
+		b, err := os.ReadFile(env.HTTPTokenFile)
+		if err != nil {
+			return "", &Error{Var: "MCP_SHELL_HTTP_TOKEN_FILE", Problem: err.Error()}
+		}
+		token = strings.TrimSpace(string(b))
+		if token == "" {
+			return "", &Error{Var: "MCP_SHELL_HTTP_TOKEN_FILE", Problem: "the file is empty"}
+		}
+	}
+	if token != "" && len(token) < minTokenLen {
+		return "", &Error{Var: "MCP_SHELL_HTTP_TOKEN", Problem: fmt.Sprintf("too short: use at least %d characters", minTokenLen)}
+	}
+	return token, nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -39,9 +39,9 @@ func TestLoadDefaults(t *testing.T) {
 
 func TestLoadFromLists(t *testing.T) {
 	cfg, err := LoadFrom(map[string]string{
-		"ALLOW_COMMANDS":   " ls , cat,,",
-		"ALLOWED_COMMANDS": "echo, ls",
-		"ALLOW_PATTERNS":   "git, /usr/bin/.*",
+		"ALLOW_COMMANDS":      " ls , cat,,",
+		"ALLOWED_COMMANDS":    "echo, ls",
+		"ALLOW_PATTERNS":      "git, /usr/bin/.*",
 		"MCP_SHELL_SAFE_PATH": "   ",
 	}, []string{t.TempDir()})
 	if err != nil {

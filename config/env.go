@@ -21,6 +21,12 @@ type Env struct {
 	AuditLog          string   `envconfig:"MCP_SHELL_AUDIT_LOG" default:"stderr" desc:"where audit records go: stderr, or a file path (JSON lines, appended)"`
 	LogLevel          string   `envconfig:"MCP_SHELL_LOG_LEVEL" default:"info" desc:"diagnostic log level: debug, info, warn or error"`
 	GitSubcommands    NameList `envconfig:"MCP_SHELL_GIT_ALLOW_SUBCOMMANDS" desc:"extra git subcommands (e.g. repository aliases) to admit; unknown subcommands are refused otherwise"`
+	Tools             NameList `envconfig:"MCP_SHELL_TOOLS" default:"shell_execute" desc:"tools to expose: shell_execute (pipelines, redirection), execute_command (program + args), or both"`
+	Transport         string   `envconfig:"MCP_SHELL_TRANSPORT" default:"stdio" desc:"stdio, or http (Streamable HTTP at /mcp, bearer token required)"`
+	HTTPAddr          string   `envconfig:"MCP_SHELL_HTTP_ADDR" default:"127.0.0.1:8080" desc:"listen address for the http transport; a non-loopback address needs a token"`
+	HTTPToken         string   `envconfig:"MCP_SHELL_HTTP_TOKEN" desc:"bearer token clients must send over http (prefer MCP_SHELL_HTTP_TOKEN_FILE)"`
+	HTTPTokenFile     string   `envconfig:"MCP_SHELL_HTTP_TOKEN_FILE" desc:"file holding the bearer token for the http transport"`
+	HTTPMaxBody       int64    `envconfig:"MCP_SHELL_HTTP_MAX_BODY_BYTES" default:"8388608" desc:"largest HTTP request body in bytes"`
 }
 
 // NameList is a comma-separated list whose entries are trimmed of spaces;

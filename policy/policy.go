@@ -214,3 +214,25 @@ func (pl *Plan) String() string {
 	}
 	return b.String()
 }
+
+// EvaluateArgv decides a single argv in which every element is data: no
+// pipeline, no redirection, no shell-operator elements (the argv-only
+// execute_command tool). argv[0] still goes through the name checks, the
+// refusal list, the allowlist and its family's recognizer.
+func (p *Policy) EvaluateArgv(argv []string, dir string) (*Plan, error) {
+	if len(argv) == 0 {
+		return nil, reject(CodeEmpty, -1, "", "Empty command")
+	}
+	offsets := make([]int, len(argv))
+	for i, a := range argv {
+		if strings.IndexByte(a, 0) >= 0 {
+			return nil, reject(CodeNUL, i, a, "Argument %d contains a NUL byte, which no program can receive", i)
+		}
+		offsets[i] = i
+	}
+	rule, err := p.checkStage(argv, 0, offsets, dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Plan{Stages: [][]string{argv}, Rules: []string{rule}}, nil
+}

@@ -186,3 +186,17 @@ func splitUnit(s string) []string {
 	}
 	return append(out, s[start:])
 }
+
+func TestEvaluateArgvTreatsOperatorsAsData(t *testing.T) {
+	p := testPolicy("echo", "fake", "bash")
+	dir := fixture(t)
+	plan, err := p.EvaluateArgv([]string{"echo", "|", ">", "/etc/x", ";", "&&"}, dir)
+	if err != nil || len(plan.Stages) != 1 || len(plan.Stages[0]) != 6 || plan.StdoutFile != "" {
+		t.Fatalf("plan %+v err %v", plan, err)
+	}
+	for _, argv := range [][]string{{"fake", "--evil"}, {"bash"}, {"ls"}, {}, {"echo", "a\x00"}} {
+		if _, err := p.EvaluateArgv(argv, dir); err == nil {
+			t.Errorf("%q accepted", argv)
+		}
+	}
+}

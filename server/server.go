@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/audit"
@@ -61,22 +62,46 @@ func New(o Options) (s *Server, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("server: output schema: %w", err)
 	}
+	if o.Config.HasTool("shell_execute") {
+		s.addShellExecute(out)
+	}
+	if o.Config.HasTool("execute_command") {
+		eout, err := jsonschema.For[ExecOutput](nil)
+		if err != nil {
+			return nil, fmt.Errorf("server: output schema: %w", err)
+		}
+		mcp.AddTool(s.mcp, &mcp.Tool{
+			Name:         "execute_command",
+			Title:        "Run one program",
+			Description:  s.description("Execute one program with an explicit argv (program + args), without a shell; every argument is data (\"|\", \">\" and \";\" included). A non-zero exit or a timeout is a normal result."),
+			InputSchema:  execInputSchema(),
+			OutputSchema: eout,
+			Annotations:  annotations("Run one program"),
+		}, s.executeCommand)
+	}
+	s.mcp.AddReceivingMiddleware(s.auditMiddleware)
+	return s, nil
+}
+
+func annotations(title string) *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{
+		Title:           title,
+		ReadOnlyHint:    false,
+		IdempotentHint:  false,
+		DestructiveHint: ptr(true),
+		OpenWorldHint:   ptr(true),
+	}
+}
+
+func (s *Server) addShellExecute(out *jsonschema.Schema) {
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:         "shell_execute",
 		Title:        "Run a command",
-		Description:  s.description(),
+		Description:  s.description("Execute a command given as an argv array (no shell: quotes, globs, $VARS and ; mean nothing). Pipelines: [\"ls\",\"|\",\"wc\",\"-l\"]. Redirection inside the working directory: [\"sort\",\"in.txt\",\">\",\"out.txt\"]."),
 		InputSchema:  shellInputSchema(),
 		OutputSchema: out,
-		Annotations: &mcp.ToolAnnotations{
-			Title:           "Run a command",
-			ReadOnlyHint:    false,
-			IdempotentHint:  false,
-			DestructiveHint: ptr(true),
-			OpenWorldHint:   ptr(true),
-		},
+		Annotations:  annotations("Run a command"),
 	}, s.shellExecute)
-	s.mcp.AddReceivingMiddleware(s.auditMiddleware)
-	return s, nil
 }
 
 // MCP returns the go-sdk server, for transports.
@@ -84,17 +109,19 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 
 func ptr[T any](v T) *T { return &v }
 
-func (s *Server) description() string {
+// description is a tool's description: what it does (lead), then the
+// allowlist, patterns and limits in force, sorted so it is stable.
+func (s *Server) description(lead string) string {
 	c := s.opts.Config
 	var b strings.Builder
-	b.WriteString("Execute a command given as an argv array (no shell: quotes, globs, $VARS and ; mean nothing).\n")
+	b.WriteString(lead + "\n")
 	fmt.Fprintf(&b, "Allowed commands: %s\n", strings.Join(c.Commands, ", "))
 	if len(c.PatternSources) > 0 {
 		fmt.Fprintf(&b, "Allowed patterns: %s\n", strings.Join(c.PatternSources, ", "))
 	}
 	fmt.Fprintf(&b, "Default timeout: %ds; maximum timeout: %ds; output cap: %d bytes\n",
 		int(c.DefaultTimeout.Seconds()), int(c.MaxTimeout.Seconds()), c.OutputLimit)
-	b.WriteString(`Pipelines: ["ls","|","wc","-l"]. Redirection inside the working directory: ["sort","in.txt",">","out.txt"]. Some options that run other programs or write outside the working directory are refused (e.g. find -exec, sort -o, tar --to-command, git -c).`)
+	b.WriteString("Options that run other programs or write outside the working directory are refused (e.g. find -exec, sort -o, tar --to-command, git -c).")
 	return b.String()
 }
 

@@ -1,0 +1,68 @@
+package git
+
+import "strconv"
+
+// pinnedConfig is the command-scope configuration given to every git
+// child. Command scope (GIT_CONFIG_COUNT/KEY_n/VALUE_n, git 2.31+) is read
+// after system, global, repository and worktree configuration, so these
+// values override what a repository's .git/config sets. Each entry neutralises
+// a setting that makes git run a program named by configuration.
+var pinnedConfig = [][2]string{
+	// Hooks (.git/hooks/* or a repository-chosen hooksPath) run on commit,
+	// merge, checkout, rebase, push, gc, ...
+	{"core.hooksPath", "/dev/null"},
+	// core.fsmonitor=<command> runs on status, diff, add, ...
+	{"core.fsmonitor", "false"},
+	// Pagers only start with a terminal on stdout; pin them anyway.
+	{"core.pager", "cat"},
+	// Editors run for commit without -m, rebase -i, tag -a, merge --edit,
+	// ...; "false" makes those operations fail instead of running a
+	// repository-chosen program.
+	{"core.editor", "false"},
+	{"sequence.editor", "false"},
+	// ssh transport program.
+	{"core.sshCommand", "ssh"},
+	// Password prompt program; an empty value disables it.
+	{"core.askPass", ""},
+	// An empty credential.helper resets the helper list read so far.
+	{"credential.helper", ""},
+	// Signing and verification programs (commit.gpgSign, log --show-signature,
+	// verify-commit, ...) and the ssh default-key command (used only with
+	// gpg.format=ssh).
+	{"gpg.program", "gpg"},
+	{"gpg.openpgp.program", "gpg"},
+	{"gpg.x509.program", "gpgsm"},
+	{"gpg.ssh.program", "ssh-keygen"},
+	{"gpg.format", "openpgp"},
+	// Remote helpers that run programs.
+	{"protocol.ext.allow", "never"},
+	{"protocol.fd.allow", "never"},
+}
+
+// ChildConfig returns the environment entries ("NAME=value") that harden a
+// git child process: GIT_CONFIG_COUNT, GIT_CONFIG_KEY_n and
+// GIT_CONFIG_VALUE_n pinning the settings in pinnedConfig, plus
+// GIT_TERMINAL_PROMPT=0 (no credential prompts), GIT_PAGER=cat and
+// PAGER=cat, GIT_ALLOW_PROTOCOL (only file, git, http, https and ssh
+// transports, so no remote helper such as ext:: or fd:: runs) and an empty
+// GIT_PROXY_COMMAND (which makes git ignore core.gitProxy commands).
+//
+// The caller must add these after any operator-delegated variables so they
+// win, and must refuse per-request overrides of GIT_CONFIG_* and the other
+// names here. Settings git does not let a caller pin from outside remain
+// delegated; SECURITY-git.md lists them.
+func ChildConfig() []string {
+	env := make([]string, 0, 2*len(pinnedConfig)+6)
+	env = append(env, "GIT_CONFIG_COUNT="+strconv.Itoa(len(pinnedConfig)))
+	for i, kv := range pinnedConfig {
+		n := strconv.Itoa(i)
+		env = append(env, "GIT_CONFIG_KEY_"+n+"="+kv[0], "GIT_CONFIG_VALUE_"+n+"="+kv[1])
+	}
+	return append(env,
+		"GIT_TERMINAL_PROMPT=0",
+		"GIT_PAGER=cat",
+		"PAGER=cat",
+		"GIT_ALLOW_PROTOCOL=file:git:http:https:ssh",
+		"GIT_PROXY_COMMAND=",
+	)
+}

@@ -1,0 +1,206 @@
+package git
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+)
+
+// corpusCase is the subset of a ../shared/cases row these tests read.
+type corpusCase struct {
+	ID      string   `json:"id"`
+	Argv    []string `json:"argv"`
+	Expect  string   `json:"expect"`
+	Area    string   `json:"area"`
+	Program string   `json:"program"`
+	Vector  string   `json:"vector"`
+}
+
+// casesDir walks up from the test's working directory to the directory
+// holding go.mod and returns ../shared/cases next to it.
+func casesDir(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "..", "shared", "cases")
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("go.mod not found above the test directory")
+		}
+		dir = parent
+	}
+}
+
+func loadCases(t testing.TB, name string) []corpusCase {
+	t.Helper()
+	path := filepath.Join(casesDir(t), name)
+	fh, err := os.Open(path)
+	if err != nil {
+		t.Skipf("corpus %s not available: %v", path, err)
+	}
+	defer fh.Close()
+	var out []corpusCase
+	sc := bufio.NewScanner(fh)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		var c corpusCase
+		if err := json.Unmarshal([]byte(line), &c); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out = append(out, c)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// gitStages splits argv into pipeline stages on whole "|" elements, drops
+// server-managed redirections ("<", ">", ">>" and their targets) and
+// returns the stages whose argv[0] basename is git.
+func gitStages(argv []string) [][]string {
+	var stages [][]string
+	var cur []string
+	flush := func() {
+		if len(cur) > 0 && isGitName(cur[0]) {
+			stages = append(stages, cur)
+		}
+		cur = nil
+	}
+	for i := 0; i < len(argv); i++ {
+		switch argv[i] {
+		case "|":
+			flush()
+		case "<", ">", ">>":
+			i++
+		default:
+			cur = append(cur, argv[i])
+		}
+	}
+	flush()
+	return stages
+}
+
+func isGitName(s string) bool {
+	b := filepath.Base(s)
+	return b == "git" || strings.HasPrefix(b, "git-")
+}
+
+// corpusVerdict runs every git stage and returns the first rejection.
+func corpusVerdict(argv []string) (stages int, rej *argvrules.Rejection) {
+	for _, st := range gitStages(argv) {
+		stages++
+		if r := Check(st, testCtx); r != nil && rej == nil {
+			rej = r
+		}
+	}
+	return stages, rej
+}
+
+func TestCorpusTumf(t *testing.T) {
+	n := 0
+	for _, c := range loadCases(t, "tumf_cases.jsonl") {
+		stages, rej := corpusVerdict(c.Argv)
+		if stages == 0 {
+			continue
+		}
+		switch {
+		case c.Expect == "allow" && rej != nil:
+			t.Errorf("%s %q: want allow, got %s", c.ID, c.Argv, rej.Message)
+		case c.Expect == "reject" && c.Area == "git" && rej == nil:
+			t.Errorf("%s %q: want reject, got allow", c.ID, c.Argv)
+		}
+		n++
+	}
+	t.Logf("tumf_cases: %d rows with a git stage", n)
+}
+
+func TestCorpusGTFOBins(t *testing.T) {
+	n := 0
+	for _, c := range loadCases(t, "gtfobins.jsonl") {
+		if c.Program != "git" {
+			continue
+		}
+		n++
+		_, rej := corpusVerdict(c.Argv) // every row: must not panic
+		if c.Expect == "reject" && rej == nil {
+			t.Errorf("%s %q (vector %s): want reject, got allow", c.ID, c.Argv, c.Vector)
+		}
+	}
+	t.Logf("gtfobins: %d git rows", n)
+}
+
+func TestCorpusBugreports(t *testing.T) {
+	n := 0
+	for _, c := range loadCases(t, "bugreports.jsonl") {
+		stages, rej := corpusVerdict(c.Argv)
+		if stages == 0 {
+			continue
+		}
+		n++
+		// Rows with a git stage describe runtime behaviour of a command
+		// that must be started (env-scrubbed, redacted, ...).
+		if c.Expect != "reject" && rej != nil {
+			t.Errorf("%s %q: want the command started, got %s", c.ID, c.Argv, rej.Message)
+		}
+		if c.Expect == "reject" && rej == nil {
+			t.Errorf("%s %q: want reject", c.ID, c.Argv)
+		}
+	}
+	t.Logf("bugreports: %d git rows", n)
+}
+
+func TestCorpusBenign(t *testing.T) {
+	n := 0
+	for _, c := range loadCases(t, "benign.jsonl") {
+		stages, rej := corpusVerdict(c.Argv)
+		if stages == 0 {
+			continue
+		}
+		n++
+		if rej != nil {
+			t.Errorf("%s %q: benign row refused: %s", c.ID, c.Argv, rej.Message)
+		}
+	}
+	if n == 0 {
+		t.Fatal("benign.jsonl has no git rows")
+	}
+	t.Logf("benign: %d git rows", n)
+}
+
+// benignGitRows returns the argv of every benign git stage (for the
+// benchmark and the fuzz seeds).
+func benignGitRows(t testing.TB) [][]string {
+	var out [][]string
+	for _, c := range loadCases(t, "benign.jsonl") {
+		out = append(out, gitStages(c.Argv)...)
+	}
+	return out
+}
+
+func BenchmarkCheckBenign(b *testing.B) {
+	rows := benignGitRows(b)
+	if len(rows) == 0 {
+		b.Skip("no benign git rows")
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if Check(rows[i%len(rows)], testCtx) != nil {
+			b.Fatal("benign row refused")
+		}
+	}
+}

@@ -1,0 +1,31 @@
+// Package git is the argv recognizer for git (issue 4).
+//
+// Check parses one pipeline stage's argv the way git 2.53 does: the global
+// options of git.c handle_options (which take values, in which forms), then
+// the subcommand, then that subcommand's own grammar — the parse-options
+// model of parse-options.c (short clusters, attached and separate values,
+// unique-prefix abbreviation with exact names winning, --no- forms, "--" and
+// "--end-of-options"), git-send-email's three Getopt::Long passes, or the
+// small hand-written loops of the shell-script subcommands. Where git 2.39
+// (the version installed for the differential tests) parses differently,
+// the union of both readings is refused.
+//
+// What is refused: every configuration override (-c, -cNAME=VALUE,
+// --config-env), --exec-path=DIR, -p/--paginate, unknown global options,
+// help forms that launch man/info/a browser, configuration writes, options
+// that name a program to run (grep -O, rebase -x, --upload-pack,
+// --receive-pack, --exec, clone -c/--config/--template, difftool -x/-t,
+// mergetool -t, send-email program selectors), ext:: and fd:: transport
+// URLs, output files outside the working directory, whole subcommands that
+// exist to run programs or serve (filter-branch, instaweb, daemon, shell,
+// credential helpers, ...), and every subcommand this package does not know,
+// unless an operator allowlists it with Options.AllowSubcommands.
+//
+// What is not claimed: configuration-driven helpers read from the
+// repository (hooks, textconv, filters, merge drivers, aliases of unknown
+// names, credential helpers, ...). ChildConfig returns the environment that
+// pins the ones git lets a caller pin; SECURITY-git.md lists the rest.
+//
+// Check is a pure function of argv and Context: it never touches the
+// filesystem, never runs anything and never panics.
+package git

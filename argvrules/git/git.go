@@ -1,0 +1,175 @@
+package git
+
+import (
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+)
+
+// policyName is the reference server's catalogue text for git rejections;
+// Rejection.Message starts "Command rejected by default security policy:
+// git ...".
+const policyName = "git"
+
+// Options configures New.
+type Options struct {
+	// AllowSubcommands lists subcommand names (for example aliases defined
+	// in repository configuration, or subcommands this package does not
+	// model) that are accepted although unknown. Accepted names still get
+	// the rules every subcommand gets (remote-helper URLs, --exec prefixes,
+	// the man-page --help form). Names refused categorically (filter-branch,
+	// daemon, ...) cannot be allowlisted. The lead wires this from
+	// MCP_SHELL_GIT_ALLOW_SUBCOMMANDS (comma list).
+	AllowSubcommands []string
+}
+
+// New returns a Recognizer configured by opts.
+func New(opts Options) argvrules.Recognizer {
+	allow := make(map[string]bool, len(opts.AllowSubcommands))
+	for _, s := range opts.AllowSubcommands {
+		if s = strings.TrimSpace(s); s != "" {
+			allow[s] = true
+		}
+	}
+	return func(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+		return check(argv, ctx, allow)
+	}
+}
+
+// Check is New(Options{}): no subcommand beyond the known set is allowed.
+// argv[0] is "git" or a path to it; a basename "git-NAME" is the dashed form
+// of subcommand NAME (git.c cmd_main), which takes no global options.
+func Check(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+	return check(argv, ctx, nil)
+}
+
+// globals is what the global options said that subcommand rules need.
+type globals struct {
+	// chdir holds the values of -C, --git-dir and --work-tree: an output
+	// path is relative to them, so they must be confined too.
+	chdir []string
+	any   bool // at least one global option preceded the subcommand
+}
+
+func check(argv []string, ctx argvrules.Context, allow map[string]bool) *argvrules.Rejection {
+	if len(argv) == 0 {
+		return nil
+	}
+	for i, a := range argv {
+		if strings.IndexByte(a, 0) >= 0 || !utf8.ValidString(a) {
+			return argvrules.Reject(ruleBadInput, policyName+" argument", i, a,
+				"argument %d contains a NUL byte or invalid UTF-8", i)
+		}
+	}
+	for i := 1; i < len(argv); i++ {
+		if isRemoteHelperURL(argv[i]) {
+			return argvrules.Reject(ruleRemoteHelper, policyName+" external program", i, argv[i],
+				"%q names the ext:: or fd:: remote helper, which runs a program", argv[i])
+		}
+	}
+	base := filepath.Base(strings.ReplaceAll(argv[0], `\`, "/"))
+	base = strings.TrimSuffix(strings.ToLower(base), ".exe")
+	if sub, ok := strings.CutPrefix(base, "git-"); ok && sub != "" {
+		return checkSubcommand(sub, argv, 0, ctx, globals{}, allow)
+	}
+	g, i, rej := parseGlobals(argv)
+	if rej != nil || i < 0 {
+		return rej
+	}
+	if i >= len(argv) {
+		return nil // bare "git" prints usage
+	}
+	sub := argv[i]
+	switch sub {
+	case "--version", "-v":
+		sub = "version"
+	case "--help", "-h":
+		sub = "help"
+	}
+	return checkSubcommand(sub, argv, i, ctx, g, allow)
+}
+
+// parseGlobals walks git.c handle_options (git 2.53 ∪ 2.39). It returns the
+// index of the subcommand, or -1 when a global option makes git print
+// something and exit before any subcommand runs.
+func parseGlobals(argv []string) (globals, int, *argvrules.Rejection) {
+	var g globals
+	i := 1
+	for ; i < len(argv); i++ {
+		a := argv[i]
+		if a == "" || a[0] != '-' {
+			break
+		}
+		switch a {
+		case "--help", "-h", "--version", "-v":
+			return g, i, nil
+		case "--exec-path", "--html-path", "--man-path", "--info-path":
+			return g, -1, nil // prints a path and exits
+		case "-p", "--paginate":
+			return g, i, argvrules.Reject(rulePager, policyName+" pager", i, a,
+				"%s starts a pager, a program chosen by configuration and environment", a)
+		case "-P", "--no-pager", "--no-lazy-fetch", "--no-replace-objects", "--bare",
+			"--literal-pathspecs", "--no-literal-pathspecs", "--glob-pathspecs",
+			"--noglob-pathspecs", "--icase-pathspecs", "--no-optional-locks", "--no-advice":
+			g.any = true
+			continue
+		case "-c", "--config-env":
+			return g, i, argvrules.Reject(ruleConfigOverride, policyName+" command-scoped config", i, a,
+				"%s overrides configuration for this command; every override is refused", a)
+		case "-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix",
+			"--attr-source", "--shallow-file":
+			g.any = true
+			if i+1 >= len(argv) {
+				return g, -1, nil // usage error
+			}
+			i++
+			if a == "-C" || a == "--git-dir" || a == "--work-tree" {
+				g.chdir = append(g.chdir, argv[i])
+			}
+			continue
+		}
+		if strings.HasPrefix(a, "-c") || strings.HasPrefix(a, "--config-env=") {
+			return g, i, argvrules.Reject(ruleConfigOverride, policyName+" command-scoped config", i, a,
+				"%q overrides configuration for this command; every override is refused", a)
+		}
+		if strings.HasPrefix(a, "--exec-path") {
+			return g, i, argvrules.Reject(ruleExecPath, policyName+" external program", i, a,
+				"%q makes git run subcommands from another directory", a)
+		}
+		if strings.HasPrefix(a, "--list-cmds=") {
+			return g, -1, nil // lists command names and exits
+		}
+		if name, val, ok := strings.Cut(a, "="); ok {
+			switch name {
+			case "--git-dir", "--work-tree":
+				g.chdir = append(g.chdir, val)
+				g.any = true
+				continue
+			case "--namespace", "--super-prefix", "--attr-source":
+				g.any = true
+				continue
+			}
+		}
+		return g, i, argvrules.Reject(ruleGlobalOption, policyName+" global option", i, a,
+			"%q is not a git 2.53 global option this policy knows", a)
+	}
+	return g, i, nil
+}
+
+// isRemoteHelperURL reports whether s, or the value after an "=" in s,
+// starts with the ext:: or fd:: transport (case-insensitively, as a
+// conservative reading of transport.c's helper selection).
+func isRemoteHelperURL(s string) bool {
+	l := strings.ToLower(s)
+	if strings.HasPrefix(l, "ext::") || strings.HasPrefix(l, "fd::") {
+		return true
+	}
+	return strings.Contains(l, "=ext::") || strings.Contains(l, "=fd::")
+}
+
+// reject is argvrules.Reject with this package's policy wording.
+func reject(rule, what string, index int, arg, format string, args ...any) *argvrules.Rejection {
+	return argvrules.Reject(rule, policyName+" "+what, index, arg, format, args...)
+}

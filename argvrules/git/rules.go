@@ -1,0 +1,261 @@
+package git
+
+import (
+	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+)
+
+// confinedPath reports whether p is a relative path with no ".." element,
+// so that it names something inside the working directory (lexically; a
+// symlink inside the working directory is not followed here).
+func confinedPath(p string) bool {
+	if p == "" || strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) {
+		return false
+	}
+	if len(p) >= 2 && p[1] == ':' && isASCIILetter(p[0]) {
+		return false
+	}
+	for _, part := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if part == ".." {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// checkOutputPath refuses an output file or directory outside the working
+// directory: p must be confined, and so must every -C/--git-dir/--work-tree
+// value, since git resolves p relative to them.
+func checkOutputPath(ev optEvent, g globals) *argvrules.Rejection {
+	idx, arg := ev.index, ev.arg
+	if ev.vindex >= 0 {
+		idx, arg = ev.vindex, ev.value
+	}
+	if !ev.hasValue || !confinedPath(ev.value) {
+		return reject(ruleOutput, "output file", idx, arg,
+			"%q writes to %q, which is not a relative path inside the working directory", ev.arg, ev.value)
+	}
+	for _, d := range g.chdir {
+		if !confinedPath(d) {
+			return reject(ruleOutput, "output file", idx, arg,
+				"%q is resolved against the global directory option value %q, which leaves the working directory",
+				ev.arg, d)
+		}
+	}
+	return nil
+}
+
+// isOutputOption reports whether ev is diff.c's --output (typed exactly or
+// as a prefix of at least two letters, conservatively: the diff parser
+// does not abbreviate, but older parsers did).
+func isOutputOption(ev optEvent) bool {
+	name, ok := longName(ev.arg)
+	if !ok || ev.unset {
+		return false
+	}
+	return len(name) >= 2 && strings.HasPrefix("output", name)
+}
+
+// checkLogFamily covers log, show, diff and the other revision/diff
+// walkers: --output=FILE must stay inside the working directory.
+func checkLogFamily(args []string, base int, ctx argvrules.Context, g globals) *argvrules.Rejection {
+	res, rej := parseAndCheck(args, base, &logTable)
+	if rej != nil {
+		return rej
+	}
+	for _, ev := range res.events {
+		if isOutputOption(ev) {
+			if rej := checkOutputPath(ev, g); rej != nil {
+				return rej
+			}
+		}
+	}
+	return nil
+}
+
+var formatPatchTable = func() optTable {
+	t := optTable{number: true}
+	t.opts = append(t.opts, logTable.opts...)
+	t.opts = append(t.opts, formatPatchExtra...)
+	return t
+}()
+
+// checkFormatPatch adds -o/--output-directory DIR (which must stay inside
+// the working directory) to the log-family rules.
+func checkFormatPatch(args []string, base int, ctx argvrules.Context, g globals) *argvrules.Rejection {
+	res, rej := parseAndCheck(args, base, &formatPatchTable)
+	if rej != nil {
+		return rej
+	}
+	for _, ev := range res.events {
+		name, isLong := longName(ev.arg)
+		isDir := ev.spec != nil && ev.spec.long == "output-directory" && !ev.unset
+		if isLong && len(name) >= 7 && strings.HasPrefix("output-directory", name) {
+			isDir = true
+		}
+		if isDir || isOutputOption(ev) {
+			if rej := checkOutputPath(ev, g); rej != nil {
+				return rej
+			}
+		}
+	}
+	return nil
+}
+
+// checkArchive confines -o/--output and refuses --exec (with --remote it
+// names the remote upload-archive program).
+func checkArchive(args []string, base int, ctx argvrules.Context, g globals) *argvrules.Rejection {
+	res, rej := parseAndCheck(args, base, &archiveTable)
+	if rej != nil {
+		return rej
+	}
+	for _, ev := range res.events {
+		if ev.spec != nil && ev.spec.long == "output" && !ev.unset {
+			if rej := checkOutputPath(ev, g); rej != nil {
+				return rej
+			}
+		}
+	}
+	return nil
+}
+
+// configReadActions are the legacy-mode actions of builtin/config.c that
+// only read (git 2.53 ∪ 2.39).
+var configReadActions = map[string]bool{
+	"get": true, "get-all": true, "get-regexp": true, "get-urlmatch": true,
+	"list": true, "get-color": true, "get-colorbool": true,
+}
+
+// checkConfig allows reading configuration and refuses every write: the
+// 2.46+ subcommands other than list/get, the legacy write actions (and
+// abbreviations that could mean one), -e/--edit, and the implicit set of
+// "git config NAME VALUE". A global option before config is refused too,
+// conservatively, so that reads are accepted only in their plain form.
+func checkConfig(args []string, base int, ctx argvrules.Context, g globals) *argvrules.Rejection {
+	if g.any {
+		return reject(ruleConfigWrite, "config", base-1, "config",
+			"git config is accepted only without global options before it (read-only forms such as \"git config --get NAME\")")
+	}
+	if len(args) > 0 {
+		switch args[0] {
+		case "list", "get":
+			res, rej := parseAndCheck(args[1:], base+1, &configTable)
+			if rej != nil {
+				return rej
+			}
+			_ = res
+			return nil
+		case "set", "unset", "rename-section", "remove-section", "edit":
+			return reject(ruleConfigWrite, "config", base, args[0],
+				"git config %s changes configuration", args[0])
+		}
+	}
+	res, rej := parseAndCheck(args, base, &configTable)
+	if rej != nil {
+		return rej
+	}
+	action := ""
+	for _, ev := range res.events {
+		if ev.spec != nil && configReadActions[ev.spec.long] {
+			action = ev.spec.long
+		}
+	}
+	if action == "" && len(res.operands) >= 2 {
+		i := res.operands[0]
+		return reject(ruleConfigWrite, "config", i, args[i-base],
+			"git config NAME VALUE sets %q", args[i-base])
+	}
+	return nil
+}
+
+// checkHelp allows the listing forms of git help and refuses those that
+// open a manual page (any operand, -m/-w/-i).
+func checkHelp(args []string, base int, ctx argvrules.Context, g globals) *argvrules.Rejection {
+	res, rej := parseAndCheck(args, base, &helpTable)
+	if rej != nil {
+		return rej
+	}
+	if len(res.operands) > 0 {
+		i := res.operands[0]
+		return reject(ruleHelp, "help viewer", i, args[i-base],
+			"git help %s opens a manual page with man, info or a browser", args[i-base])
+	}
+	return nil
+}
+
+// checkBisect refuses "git bisect run" (it runs a command per step) and
+// "git bisect visualize/view" with arguments (they run gitk, tig, any
+// git* program or a git subcommand named by the first argument).
+func checkBisect(args []string, base int, ctx argvrules.Context, g globals) *argvrules.Rejection {
+	if len(args) == 0 {
+		return nil
+	}
+	switch args[0] {
+	case "run":
+		return reject(ruleExternal, "external program", base, args[0],
+			"git bisect run runs the given command at every step")
+	case "visualize", "view":
+		if len(args) > 1 {
+			return reject(ruleExternal, "external program", base+1, args[1],
+				"git bisect %s with arguments runs the program or subcommand they name", args[0])
+		}
+	}
+	return tableCheck(&optTable{})(args, base, ctx, g)
+}
+
+// checkSubmodule refuses "git submodule foreach", following
+// git-submodule.sh's loop: -q/--quiet and --cached may precede the
+// subcommand, which is the first other argument.
+func checkSubmodule(args []string, base int, ctx argvrules.Context, g globals) *argvrules.Rejection {
+	for k, a := range args {
+		switch a {
+		case "-q", "--quiet", "--cached":
+			continue
+		case "foreach":
+			return reject(ruleExternal, "external program", base+k, a,
+				"git submodule foreach runs a shell command in every submodule")
+		}
+		break
+	}
+	return tableCheck(&optTable{})(args, base, ctx, g)
+}
+
+// checkMergetool refuses git-mergetool.sh's tool selection (-t, --tool,
+// --tool=, and the --t... abbreviations its case patterns accept); the
+// configured merge.tool stays delegated.
+func checkMergetool(args []string, base int, ctx argvrules.Context, g globals) *argvrules.Rejection {
+	for k, a := range args {
+		if a == "--" {
+			break
+		}
+		name, isLong := longName(a)
+		switch {
+		case name == "tool-help":
+			continue
+		case isLong && name != "" && (strings.HasPrefix("tool", name) || strings.HasPrefix(name, "tool")):
+		case !isLong && strings.HasPrefix(a, "-") && strings.Contains(a[1:], "t"):
+		default:
+			continue
+		}
+		return reject(ruleExternal, "external program", base+k, a,
+			"%q selects the merge tool program", a)
+	}
+	return tableCheck(&optTable{})(args, base, ctx, g)
+}
+
+// checkMaintenance allows "git maintenance run" (and its listing forms) and
+// refuses the subcommands that install scheduled jobs or edit global
+// configuration (start, stop, register, unregister).
+func checkMaintenance(args []string, base int, ctx argvrules.Context, g globals) *argvrules.Rejection {
+	if len(args) > 0 {
+		switch args[0] {
+		case "start", "stop", "register", "unregister":
+			return reject(ruleSubcommand, "external program", base, args[0],
+				"git maintenance %s schedules jobs or edits global configuration", args[0])
+		}
+	}
+	return tableCheck(&optTable{})(args, base, ctx, g)
+}

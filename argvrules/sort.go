@@ -1,0 +1,85 @@
+package argvrules
+
+// Policy and rule names of the sort family.
+const (
+	sortPolicy        = "sort external program or output"
+	sortGrammarPolicy = "sort option grammar"
+)
+
+const (
+	riskSortCompress = "runs a program (and runs it again with -d)"
+	riskSortOutput   = "writes to a file path of its own instead of the server-managed '>' redirection"
+	riskSortFiles0   = "reads the list of input files from another file"
+	riskSortTemp     = "writes temporary files into a directory of its own choosing"
+)
+
+// sortTable is the GNU coreutils 9.x sort option table (src/sort.c
+// long_options and the short option string "-bcCdfghik:mMno:rRsS:t:T:uVy:z",
+// checked against coreutils 9.1 "sort --help"), written from reading that
+// source. The leading "-" of the short option string makes getopt return
+// operands in order, so options after operands are still options; with
+// POSIXLY_CORRECT set, sort stops at the first operand, which only ever
+// parses a prefix of the same events. Four options are refused:
+// --compress-program, -o/--output, --files0-from, -T/--temporary-directory.
+var sortTable = NewTable("GNU sort 9.x", false, []Option{
+	{Long: "ignore-leading-blanks", Short: 'b'},
+	{Long: "check", Arg: OptionalArg},
+	{Short: 'c'},
+	{Short: 'C'},
+	{Long: "compress-program", Arg: RequiredArg, Risk: riskSortCompress, Rule: "sort.option"},
+	{Long: "debug"},
+	{Long: "dictionary-order", Short: 'd'},
+	{Long: "ignore-case", Short: 'f'},
+	{Long: "files0-from", Arg: RequiredArg, Risk: riskSortFiles0, Rule: "sort.option"},
+	{Long: "general-numeric-sort", Short: 'g'},
+	{Long: "ignore-nonprinting", Short: 'i'},
+	{Long: "key", Short: 'k', Arg: RequiredArg},
+	{Long: "merge", Short: 'm'},
+	{Long: "month-sort", Short: 'M'},
+	{Long: "numeric-sort", Short: 'n'},
+	{Long: "human-numeric-sort", Short: 'h'},
+	{Long: "version-sort", Short: 'V'},
+	{Long: "random-sort", Short: 'R'},
+	{Long: "random-source", Arg: RequiredArg},
+	{Long: "sort", Arg: RequiredArg},
+	{Long: "output", Short: 'o', Arg: RequiredArg, Risk: riskSortOutput, Rule: "sort.option"},
+	{Long: "reverse", Short: 'r'},
+	{Long: "stable", Short: 's'},
+	{Long: "batch-size", Arg: RequiredArg},
+	{Long: "buffer-size", Short: 'S', Arg: RequiredArg},
+	{Long: "field-separator", Short: 't', Arg: RequiredArg},
+	{Long: "temporary-directory", Short: 'T', Arg: RequiredArg, Risk: riskSortTemp, Rule: "sort.option"},
+	{Long: "unique", Short: 'u'},
+	{Long: "zero-terminated", Short: 'z'},
+	{Long: "parallel", Arg: RequiredArg},
+	{Short: 'y', Arg: RequiredArg}, // obsolete, ignored by sort
+	{Long: "help"},
+	{Long: "version"},
+})
+
+// Sort is the recognizer of the sort family (sort, gsort). It parses argv
+// with the GNU sort 9.x getopt_long grammar and refuses
+// --compress-program, -o/--output, --files0-from and
+// -T/--temporary-directory in every spelling getopt accepts: unique
+// abbreviations (--co, --o, --out=x), short clusters (-ro FILE, -rT DIR,
+// -rofile) and positions after operands. Arguments after an unconsumed
+// "--" are operands (sort -- --output=data). Unknown options, ambiguous
+// abbreviations and missing values are refused too (allowlist grammar).
+// The obsolete "+POS1 -POS2" key syntax is not modelled: "-2" is refused
+// as an unknown option.
+func Sort(argv []string, ctx Context) *Rejection {
+	if len(argv) == 0 {
+		return nil
+	}
+	p := sortTable.Parse(argv, 1, Permute)
+	for i := range p.Events {
+		ev := &p.Events[i]
+		if ev.Kind == OptionEvent && ev.Opt.Risky(ev.HasValue) {
+			return optionRejection(ev, sortPolicy, "")
+		}
+	}
+	if p.Err != nil {
+		return parseErrorRejection("sort", sortPolicy, sortGrammarPolicy, p.Err)
+	}
+	return nil
+}

@@ -1,0 +1,367 @@
+package argvrules
+
+import "strings"
+
+// Policy names of the tar family.
+const (
+	tarPolicy        = "tar command execution option"
+	tarGrammarPolicy = "tar option grammar"
+)
+
+const (
+	riskTarCompress   = "runs a program as the compressor"
+	riskTarToCommand  = "runs a program for each extracted file"
+	riskTarRsh        = "runs a program as the remote shell"
+	riskTarRmt        = "runs a program as the remote tape server"
+	riskTarInfoScript = "runs a program at the end of each volume"
+	riskTarCheckpoint = "selects a checkpoint action other than the inert ., dot, bell, echo[=TEXT], ttyout=TEXT and totals (exec= runs a program)"
+	ruleTarExec       = "tar.exec-option"
+)
+
+const gnuTarProgram = "GNU tar 1.34"
+
+// gnuTarTable is the GNU tar 1.34 option table (src/tar.c options[] and
+// src/names.c names_options[], plus the options argp adds: --help/-?,
+// --usage, --version, and the hidden --program-name and --HANG), written
+// from reading that source. OPTION_ALIAS rows share their Key and argument
+// with the row they alias, as argp does. GNU tar parses with
+// ARGP_IN_ORDER, so options after operands are options; its old-style
+// first word is handled by gnuTarParse.
+var gnuTarTable = NewTable(gnuTarProgram, false, []Option{
+	// operation modes
+	{Long: "list", Short: 't'},
+	{Long: "extract", Short: 'x'},
+	{Long: "get", Key: "x"},
+	{Long: "create", Short: 'c'},
+	{Long: "diff", Short: 'd'},
+	{Long: "compare", Key: "d"},
+	{Long: "append", Short: 'r'},
+	{Long: "update", Short: 'u'},
+	{Long: "catenate", Short: 'A'},
+	{Long: "concatenate", Key: "A"},
+	{Long: "delete"},
+	{Long: "test-label"},
+	// operation modifiers
+	{Long: "sparse", Short: 'S'},
+	{Long: "hole-detection", Arg: RequiredArg},
+	{Long: "sparse-version", Arg: RequiredArg},
+	{Long: "incremental", Short: 'G'},
+	{Long: "listed-incremental", Short: 'g', Arg: RequiredArg},
+	{Long: "level", Arg: RequiredArg},
+	{Long: "ignore-failed-read"},
+	{Long: "occurrence", Arg: OptionalArg},
+	{Long: "seek", Short: 'n'},
+	{Long: "no-seek"},
+	{Long: "no-check-device"},
+	{Long: "check-device"},
+	// overwrite control
+	{Long: "verify", Short: 'W'},
+	{Long: "remove-files"},
+	{Long: "keep-old-files", Short: 'k'},
+	{Long: "skip-old-files"},
+	{Long: "keep-newer-files"},
+	{Long: "overwrite"},
+	{Long: "unlink-first", Short: 'U'},
+	{Long: "recursive-unlink"},
+	{Long: "no-overwrite-dir"},
+	{Long: "overwrite-dir"},
+	{Long: "keep-directory-symlink"},
+	{Long: "one-top-level", Arg: OptionalArg},
+	// output streams
+	{Long: "to-stdout", Short: 'O'},
+	{Long: "to-command", Arg: RequiredArg, Risk: riskTarToCommand, Rule: ruleTarExec},
+	{Long: "ignore-command-error"},
+	{Long: "no-ignore-command-error"},
+	// file attributes
+	{Long: "owner", Arg: RequiredArg},
+	{Long: "group", Arg: RequiredArg},
+	{Long: "owner-map", Arg: RequiredArg},
+	{Long: "group-map", Arg: RequiredArg},
+	{Long: "mtime", Arg: RequiredArg},
+	{Long: "clamp-mtime"},
+	{Long: "mode", Arg: RequiredArg},
+	{Long: "atime-preserve", Arg: OptionalArg},
+	{Long: "touch", Short: 'm'},
+	{Long: "same-owner"},
+	{Long: "no-same-owner"},
+	{Long: "numeric-owner"},
+	{Long: "preserve-permissions", Short: 'p'},
+	{Long: "same-permissions", Key: "p"},
+	{Long: "no-same-permissions"},
+	{Long: "preserve-order", Short: 's'},
+	{Long: "same-order", Key: "s"},
+	{Long: "delay-directory-restore"},
+	{Long: "no-delay-directory-restore"},
+	{Long: "sort", Arg: RequiredArg},
+	// extended attributes
+	{Long: "xattrs"},
+	{Long: "no-xattrs"},
+	{Long: "xattrs-include", Arg: RequiredArg},
+	{Long: "xattrs-exclude", Arg: RequiredArg},
+	{Long: "selinux"},
+	{Long: "no-selinux"},
+	{Long: "acls"},
+	{Long: "no-acls"},
+	// device selection
+	{Long: "file", Short: 'f', Arg: RequiredArg},
+	{Short: '0'}, {Short: '1'}, {Short: '2'}, {Short: '3'}, {Short: '4'},
+	{Short: '5'}, {Short: '6'}, {Short: '7'}, {Short: '8'}, {Short: '9'},
+	{Long: "force-local"},
+	{Long: "rmt-command", Arg: RequiredArg, Risk: riskTarRmt, Rule: ruleTarExec},
+	{Long: "rsh-command", Arg: RequiredArg, Risk: riskTarRsh, Rule: ruleTarExec},
+	{Long: "multi-volume", Short: 'M'},
+	{Long: "tape-length", Short: 'L', Arg: RequiredArg},
+	{Long: "info-script", Short: 'F', Arg: RequiredArg, Risk: riskTarInfoScript, Rule: ruleTarExec},
+	{Long: "new-volume-script", Key: "F", Arg: RequiredArg, Risk: riskTarInfoScript, Rule: ruleTarExec},
+	{Long: "volno-file", Arg: RequiredArg},
+	// device blocking
+	{Long: "blocking-factor", Short: 'b', Arg: RequiredArg},
+	{Long: "record-size", Arg: RequiredArg},
+	{Long: "ignore-zeros", Short: 'i'},
+	{Long: "read-full-records", Short: 'B'},
+	// archive format
+	{Long: "format", Short: 'H', Arg: RequiredArg},
+	{Long: "old-archive"},
+	{Long: "portability", Key: "old-archive"},
+	{Long: "posix"},
+	{Long: "pax-option", Arg: RequiredArg},
+	{Long: "label", Short: 'V', Arg: RequiredArg},
+	// compression
+	{Long: "auto-compress", Short: 'a'},
+	{Long: "no-auto-compress"},
+	{Long: "use-compress-program", Short: 'I', Arg: RequiredArg, Risk: riskTarCompress, Rule: ruleTarExec},
+	{Long: "bzip2", Short: 'j'},
+	{Long: "gzip", Short: 'z'},
+	{Long: "gunzip", Key: "z"},
+	{Long: "ungzip", Key: "z"},
+	{Long: "compress", Short: 'Z'},
+	{Long: "uncompress", Key: "Z"},
+	{Long: "lzip"},
+	{Long: "lzma"},
+	{Long: "lzop"},
+	{Long: "xz", Short: 'J'},
+	{Long: "zstd"},
+	// local file selection
+	{Long: "one-file-system"},
+	{Long: "absolute-names", Short: 'P'},
+	{Long: "dereference", Short: 'h'},
+	{Long: "hard-dereference"},
+	{Long: "starting-file", Short: 'K', Arg: RequiredArg},
+	{Long: "newer", Short: 'N', Arg: RequiredArg},
+	{Long: "after-date", Key: "N", Arg: RequiredArg},
+	{Long: "newer-mtime", Arg: RequiredArg},
+	{Long: "backup", Arg: OptionalArg},
+	{Long: "suffix", Arg: RequiredArg},
+	// file name transformations
+	{Long: "strip-components", Arg: RequiredArg},
+	{Long: "transform", Arg: RequiredArg},
+	{Long: "xform", Key: "transform", Arg: RequiredArg},
+	// informative output
+	{Long: "checkpoint", Arg: OptionalArg},
+	{Long: "checkpoint-action", Arg: RequiredArg, Risk: riskTarCheckpoint, Rule: ruleTarExec},
+	{Long: "check-links", Short: 'l'},
+	{Long: "totals", Arg: OptionalArg},
+	{Long: "utc"},
+	{Long: "full-time"},
+	{Long: "index-file", Arg: RequiredArg},
+	{Long: "block-number", Short: 'R'},
+	{Long: "show-defaults"},
+	{Long: "show-snapshot-field-ranges"},
+	{Long: "show-omitted-dirs"},
+	{Long: "show-transformed-names"},
+	{Long: "show-stored-names", Key: "show-transformed-names"},
+	{Long: "quoting-style", Arg: RequiredArg},
+	{Long: "quote-chars", Arg: RequiredArg},
+	{Long: "no-quote-chars", Arg: RequiredArg},
+	{Long: "interactive", Short: 'w'},
+	{Long: "confirmation", Key: "w"},
+	{Long: "verbose", Short: 'v'},
+	{Long: "warning", Arg: RequiredArg},
+	// compatibility and other
+	{Short: 'o'},
+	{Long: "restrict"},
+	// src/names.c names_options
+	{Long: "add-file", Arg: RequiredArg},
+	{Long: "directory", Short: 'C', Arg: RequiredArg},
+	{Long: "files-from", Short: 'T', Arg: RequiredArg},
+	{Long: "null"},
+	{Long: "no-null"},
+	{Long: "unquote"},
+	{Long: "no-unquote"},
+	{Long: "verbatim-files-from"},
+	{Long: "no-verbatim-files-from"},
+	{Long: "exclude", Arg: RequiredArg},
+	{Long: "exclude-from", Short: 'X', Arg: RequiredArg},
+	{Long: "exclude-caches"},
+	{Long: "exclude-caches-under"},
+	{Long: "exclude-caches-all"},
+	{Long: "exclude-tag", Arg: RequiredArg},
+	{Long: "exclude-ignore", Arg: RequiredArg},
+	{Long: "exclude-ignore-recursive", Arg: RequiredArg},
+	{Long: "exclude-tag-under", Arg: RequiredArg},
+	{Long: "exclude-tag-all", Arg: RequiredArg},
+	{Long: "exclude-vcs"},
+	{Long: "exclude-vcs-ignores"},
+	{Long: "exclude-backups"},
+	{Long: "recursion"},
+	{Long: "no-recursion"},
+	{Long: "anchored"},
+	{Long: "no-anchored"},
+	{Long: "ignore-case"},
+	{Long: "no-ignore-case"},
+	{Long: "wildcards"},
+	{Long: "no-wildcards"},
+	{Long: "wildcards-match-slash"},
+	{Long: "no-wildcards-match-slash"},
+	// argp's own options
+	{Long: "help", Short: '?'},
+	{Long: "usage"},
+	{Long: "version"},
+	{Long: "program-name", Arg: RequiredArg},
+	{Long: "HANG", Arg: OptionalArg},
+})
+
+// gnuTarParse parses argv the way GNU tar 1.34 does: when argv[1] does not
+// start with "-" it is an old-style word whose letters are options and
+// whose value-taking letters take the following words in order
+// ("tar cIf PROG out.tar dir": I takes PROG, f takes out.tar); the rest
+// is parsed with getopt_long in order (options after operands count).
+func gnuTarParse(argv []string) Parsed {
+	start := 1
+	var old []Event
+	if len(argv) > 1 && !strings.HasPrefix(argv[1], "-") {
+		word := argv[1]
+		start = 2
+		for j := 0; j < len(word); j++ {
+			c := word[j]
+			name := "-" + string(c)
+			opt := gnuTarTable.Short(c)
+			if opt == nil {
+				return Parsed{Events: old, End: -1, Err: &ParseError{Kind: ErrUnknown, Index: 1, Word: word, Name: name, Program: gnuTarProgram}}
+			}
+			ev := Event{Kind: OptionEvent, Opt: opt, Index: 1, Word: word, Name: name, OldStyle: true, ValueIndex: -1}
+			if opt.Arg != NoArg {
+				if start >= len(argv) {
+					return Parsed{Events: append(old, ev), End: -1, Err: &ParseError{Kind: ErrMissingValue, Index: 1, Word: word, Name: name, Program: gnuTarProgram}}
+				}
+				ev.Value, ev.HasValue, ev.ValueIndex = argv[start], true, start
+				start++
+			}
+			old = append(old, ev)
+		}
+	}
+	p := gnuTarTable.Parse(argv, start, Permute)
+	if len(old) > 0 {
+		p.Events = append(old, p.Events...)
+	}
+	return p
+}
+
+// gnuTarRemote reports whether GNU tar treats archive name as HOST:PATH
+// (a colon after a non-empty prefix without "/"), which makes it start a
+// remote shell unless --force-local is given (lib/rtapelib.c _remdev).
+func gnuTarRemote(name string) bool {
+	i := strings.IndexByte(name, ':')
+	return i > 0 && !strings.Contains(name[:i], "/")
+}
+
+// Tar is the recognizer of the tar family (tar, gtar, bsdtar). It checks
+// argv under both the GNU tar 1.34 and the bsdtar 3.7 grammar, whatever the
+// executable name, and refuses when either reading selects
+// --checkpoint-action (any action), -I/--use-compress-program,
+// --to-command, --rsh-command, --rmt-command or
+// -F/--info-script/--new-volume-script, in any spelling (abbreviation,
+// cluster, old-style letter, -W name in bsdtar, after operands). It also
+// refuses a GNU archive name of the form HOST:PATH (-f/--file value)
+// unless --force-local is given. A reading with a grammar error makes that
+// tar exit before acting; argv is refused when neither reading is clean.
+func Tar(argv []string, ctx Context) *Rejection {
+	if len(argv) == 0 {
+		return nil
+	}
+	gnu := gnuTarParse(argv)
+	if r := tarRisk(gnu.Events, gnuTarProgram); r != nil {
+		return r
+	}
+	bsd := bsdtarParse(argv)
+	if r := tarRisk(bsd.Events, bsdtarProgram); r != nil {
+		return r
+	}
+	if r := gnuTarRemoteArchive(gnu); r != nil {
+		return r
+	}
+	if gnu.Err != nil && bsd.Err != nil {
+		if gnu.Err.Kind == ErrAmbiguous {
+			return parseErrorRejection("tar", tarPolicy, tarGrammarPolicy, gnu.Err)
+		}
+		if bsd.Err.Kind == ErrAmbiguous {
+			return parseErrorRejection("tar", tarPolicy, tarGrammarPolicy, bsd.Err)
+		}
+		return parseErrorRejection("tar", tarPolicy, tarGrammarPolicy, gnu.Err)
+	}
+	// An ambiguous prefix that could reach a helper is refused even when
+	// the other dialect accepts the word.
+	for _, e := range []*ParseError{gnu.Err, bsd.Err} {
+		if e != nil && e.Kind == ErrAmbiguous && anyRisky(e.Candidates) {
+			return parseErrorRejection("tar", tarPolicy, tarGrammarPolicy, e)
+		}
+	}
+	return nil
+}
+
+func anyRisky(opts []*Option) bool {
+	for _, o := range opts {
+		if o.Risk != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// tarAllowInertCheckpointActions keeps --checkpoint-action values that
+// only print (the shared corpus expects --checkpoint-action=dot and =echo
+// to be accepted). Set it to false to refuse every action, as the
+// reference README's compatibility note describes.
+const tarAllowInertCheckpointActions = true
+
+// tarInertCheckpointAction reports whether GNU tar 1.34 (src/checkpoint.c
+// checkpoint_compile_action) reads value as an action that runs nothing
+// and waits for nothing.
+func tarInertCheckpointAction(value string) bool {
+	switch value {
+	case ".", "dot", "bell", "echo", "totals":
+		return true
+	}
+	return strings.HasPrefix(value, "echo=") || strings.HasPrefix(value, "ttyout=")
+}
+
+func tarRisk(events []Event, program string) *Rejection {
+	for i := range events {
+		ev := &events[i]
+		if ev.Kind == OptionEvent && ev.Opt.Long == "checkpoint-action" && ev.HasValue &&
+			tarAllowInertCheckpointActions && tarInertCheckpointAction(ev.Value) {
+			continue
+		}
+		if ev.Kind == OptionEvent && ev.Opt.Risky(ev.HasValue) {
+			return optionRejection(ev, tarPolicy, program)
+		}
+	}
+	return nil
+}
+
+func gnuTarRemoteArchive(p Parsed) *Rejection {
+	for i := range p.Events {
+		if ev := &p.Events[i]; ev.Kind == OptionEvent && ev.Opt.Long == "force-local" {
+			return nil
+		}
+	}
+	for i := range p.Events {
+		ev := &p.Events[i]
+		if ev.Kind == OptionEvent && ev.Opt.Long == "file" && ev.HasValue && gnuTarRemote(ev.Value) {
+			return Reject("tar.remote-archive", tarPolicy, ev.Index, ev.Word,
+				"%s names the archive %q, which GNU tar 1.34 reads as HOST:PATH and opens by running a remote shell (add --force-local for a local file)",
+				describeEvent(ev), ev.Value)
+		}
+	}
+	return nil
+}

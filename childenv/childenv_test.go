@@ -1,0 +1,202 @@
+package childenv
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func lookup(m map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+func TestBuild(t *testing.T) {
+	parent := map[string]string{
+		"PATH": "/parent/bin:/usr/bin", "HOME": "/home/u", "LANG": "C.UTF-8",
+		"SECRET_TOKEN": "s3cr3t", "MCPGODEBUG": "x=1", "LD_PRELOAD": "/evil.so", "EMPTY": "",
+	}
+	tests := []struct {
+		name      string
+		cfg       Config
+		parent    map[string]string
+		overrides map[string]string
+		want      []string
+		wantErr   any
+	}{
+		{name: "default", parent: parent, want: []string{"PATH=" + DefaultPath}},
+		{name: "safe path", cfg: Config{SafePath: "/opt/bin:/bin"}, parent: parent, want: []string{"PATH=/opt/bin:/bin"}},
+		{name: "safe path untrimmed", cfg: Config{SafePath: " /opt/bin "}, parent: parent, want: []string{"PATH= /opt/bin "}},
+		{name: "blank safe path", cfg: Config{SafePath: " \t"}, parent: parent, want: []string{"PATH=" + DefaultPath}},
+		{name: "override PATH ignored unless delegated is refused",
+			overrides: map[string]string{"PATH": "/x"}, parent: parent, wantErr: new(*NotAllowedError)},
+		{name: "delegated PATH from parent", cfg: Config{Allowlist: []string{"PATH"}, SafePath: "/safe"}, parent: parent,
+			want: []string{"PATH=/parent/bin:/usr/bin"}},
+		{name: "delegated PATH override wins", cfg: Config{Allowlist: []string{"PATH"}, SafePath: "/safe"}, parent: parent,
+			overrides: map[string]string{"PATH": "/call/bin"}, want: []string{"PATH=/call/bin"}},
+		{name: "delegated empty PATH passed unchanged", cfg: Config{Allowlist: []string{"PATH"}},
+			parent: map[string]string{"PATH": ""}, want: []string{"PATH="}},
+		{name: "delegated empty override passed unchanged", cfg: Config{Allowlist: []string{"PATH"}}, parent: parent,
+			overrides: map[string]string{"PATH": ""}, want: []string{"PATH="}},
+		{name: "delegated PATH absent falls back to safe path", cfg: Config{Allowlist: []string{"PATH"}, SafePath: "/safe"},
+			parent: map[string]string{}, want: []string{"PATH=/safe"}},
+		{name: "allowlisted names inherited, sorted", cfg: Config{Allowlist: []string{"LANG", "HOME", "EMPTY", "ABSENT"}}, parent: parent,
+			want: []string{"EMPTY=", "HOME=/home/u", "LANG=C.UTF-8", "PATH=" + DefaultPath}},
+		{name: "override wins over parent", cfg: Config{Allowlist: []string{"LANG"}}, parent: parent,
+			overrides: map[string]string{"LANG": "C"}, want: []string{"LANG=C", "PATH=" + DefaultPath}},
+		{name: "override of name absent in parent", cfg: Config{Allowlist: []string{"MY_TOOL_HOME"}}, parent: parent,
+			overrides: map[string]string{"MY_TOOL_HOME": "/t"}, want: []string{"MY_TOOL_HOME=/t", "PATH=" + DefaultPath}},
+		{name: "secrets not inherited", cfg: Config{Allowlist: []string{"LANG"}}, parent: parent,
+			want: []string{"LANG=C.UTF-8", "PATH=" + DefaultPath}},
+		{name: "MCPGODEBUG never forwarded", cfg: Config{Allowlist: []string{"MCPGODEBUG"}}, parent: parent,
+			want: []string{"PATH=" + DefaultPath}},
+		{name: "MCPGODEBUG override refused", cfg: Config{Allowlist: []string{"MCPGODEBUG"}}, parent: parent,
+			overrides: map[string]string{"MCPGODEBUG": "1"}, wantErr: new(*NotAllowedError)},
+		{name: "override not allowlisted", cfg: Config{Allowlist: []string{"LANG"}}, parent: parent,
+			overrides: map[string]string{"LD_PRELOAD": "./evil.so"}, wantErr: new(*NotAllowedError)},
+		{name: "override name with =", cfg: Config{Allowlist: []string{"LANG"}}, parent: parent,
+			overrides: map[string]string{"LANG=x": "y"}, wantErr: new(*NameError)},
+		{name: "override name with NUL", parent: parent,
+			overrides: map[string]string{"A\x00B": "y"}, wantErr: new(*NameError)},
+		{name: "override empty name", parent: parent,
+			overrides: map[string]string{"": "y"}, wantErr: new(*NameError)},
+		{name: "override value with NUL", cfg: Config{Allowlist: []string{"LANG"}}, parent: parent,
+			overrides: map[string]string{"LANG": "a\x00b"}, wantErr: new(*ValueError)},
+		{name: "allowlist name invalid", cfg: Config{Allowlist: []string{"1BAD"}}, parent: parent, wantErr: new(*NameError)},
+		{name: "allowlist name with dash", cfg: Config{Allowlist: []string{"MY-VAR"}}, parent: parent, wantErr: new(*NameError)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Build(tt.cfg, lookup(tt.parent), tt.overrides)
+			if tt.wantErr != nil {
+				if err == nil || !errors.As(err, tt.wantErr) {
+					t.Fatalf("Build = %q, %v; want error %T", got, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Build: %v", err)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("Build = %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestNotAllowedMessage(t *testing.T) {
+	_, err := Build(Config{}, lookup(nil), map[string]string{"GIT_SSH_COMMAND": "x"})
+	want := "environment variable GIT_SSH_COMMAND is not in MCP_SHELL_CHILD_ENV_ALLOWLIST"
+	if err == nil || err.Error() != want {
+		t.Errorf("error = %v, want %q", err, want)
+	}
+}
+
+func TestIsSecretName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"SECRET_TOKEN": true, "github_token": true, "DB_PASSWORD": true, "PASSWD": true, "MYSQL_PASS": true,
+		"AWS_ACCESS_KEY_ID": true, "OPENAI_API_KEY": true, "SSH_PRIVATE_KEY": true, "KEYRING": true,
+		"GOOGLE_CREDENTIALS": true, "AUTHORIZATION": true, "GIT_AUTHOR_NAME": true,
+		"PATH": false, "HOME": false, "LANG": false, "LC_ALL": false, "TERM": false, "": false,
+	} {
+		if got := IsSecretName(name); got != want {
+			t.Errorf("IsSecretName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestLookPath(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	other := filepath.Join(dir, "other")
+	for _, d := range []string{bin, other, filepath.Join(bin, "subdir")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(path string, mode os.FileMode) {
+		if err := os.WriteFile(path, []byte("#!/bin/sh\n"), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(bin, "tool"), 0o755)
+	write(filepath.Join(bin, "noexec"), 0o644)
+	write(filepath.Join(other, "noexec"), 0o755)
+	write(filepath.Join(dir, "local"), 0o755)
+	if os.Geteuid() == 0 {
+		// root passes X_OK when any execute bit is set; 0o644 still fails.
+		t.Log("running as root")
+	}
+	tests := []struct {
+		name, path, want string
+	}{
+		{"tool", bin, filepath.Join(bin, "tool")},
+		{"tool", other + ":" + bin, filepath.Join(bin, "tool")},
+		{"noexec", bin + ":" + other, filepath.Join(other, "noexec")},
+		{"noexec", bin, ""},
+		{"subdir", bin, ""},
+		{"local", "", ""},
+		{"local", ".", ""},
+		{"local", ":", ""},
+		{"local", "bin:.:", ""},
+		{"missing", bin, ""},
+		{"", bin, ""},
+		{"./local", "", filepath.Join(dir, "local")},
+		{filepath.Join(bin, "tool"), "", filepath.Join(bin, "tool")},
+		{"bin/tool", "", filepath.Join(bin, "tool")},
+		{"bin/noexec", bin, ""},
+		{"bin/subdir", bin, ""},
+		{"bin/missing", bin, ""},
+	}
+	for _, tt := range tests {
+		got, err := LookPath(tt.name, tt.path, dir)
+		if got != tt.want {
+			t.Errorf("LookPath(%q, %q) = %q, %v; want %q", tt.name, tt.path, got, err, tt.want)
+		}
+		if tt.want == "" {
+			var le *LookupError
+			if !errors.Is(err, exec.ErrNotFound) || !errors.As(err, &le) {
+				t.Errorf("LookPath(%q, %q) error %v does not wrap exec.ErrNotFound as *LookupError", tt.name, tt.path, err)
+			}
+		}
+	}
+	_, err := LookPath("foo", bin, dir)
+	if want := "executable file not found in child PATH: foo"; err == nil || err.Error() != want {
+		t.Errorf("message = %v, want %q", err, want)
+	}
+}
+
+// FuzzBuild: whatever the override, the result holds only PATH and
+// allowlisted names, each once, sorted, without NUL bytes; or an error.
+func FuzzBuild(f *testing.F) {
+	f.Add("LANG", "C", "LANG,PATH", "/safe")
+	f.Add("PATH", "", "PATH", "")
+	f.Add("LD_PRELOAD", "./x.so", "LANG", " ")
+	f.Add("A=B", "v", "A", "/x")
+	f.Add("MCPGODEBUG", "1", "MCPGODEBUG", "")
+	f.Add("LANG", "a\x00", "LANG", "")
+	f.Fuzz(func(t *testing.T, name, value, allow, safe string) {
+		cfg := Config{Allowlist: strings.Split(allow, ","), SafePath: safe}
+		env, err := Build(cfg, lookup(map[string]string{"PATH": "/p", "LANG": "en", "SECRET": "s"}), map[string]string{name: value})
+		if err != nil {
+			return
+		}
+		if !slices.IsSorted(env) {
+			t.Fatalf("unsorted %q", env)
+		}
+		seen := map[string]bool{}
+		for _, kv := range env {
+			k, _, ok := strings.Cut(kv, "=")
+			if !ok || seen[k] || strings.IndexByte(kv, 0) >= 0 || (k != "PATH" && !slices.Contains(cfg.Allowlist, k)) || k == "MCPGODEBUG" {
+				t.Fatalf("bad entry %q in %q", kv, env)
+			}
+			seen[k] = true
+		}
+		if !seen["PATH"] {
+			t.Fatalf("no PATH in %q", env)
+		}
+	})
+}

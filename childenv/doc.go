@@ -1,0 +1,19 @@
+// Package childenv builds the minimal environment of child processes and
+// resolves program names with the child's PATH, never the server's.
+//
+// Contract (spec "Child process environment", seed 001):
+//
+//   - Build returns only PATH plus the names in the operator's allowlist
+//     (MCP_SHELL_CHILD_ENV_ALLOWLIST), sorted by name. Nothing else of the
+//     server's environment reaches a child; MCPGODEBUG (the MCP SDK's own
+//     debug switch) is never forwarded even when allowlisted.
+//   - PATH precedence: 1. PATH allowlisted: the per-call override, else the
+//     parent's PATH, passed unchanged even when empty; 2. a nonblank
+//     MCP_SHELL_SAFE_PATH exactly as configured; 3. DefaultPath.
+//   - Per-call overrides are accepted only for allowlisted names; anything
+//     else is an error the caller turns into a refusal.
+//   - LookPath searches only the child PATH and ignores relative and empty
+//     entries, so the working directory is never searched implicitly.
+//
+// The package is pure apart from LookPath's stat calls.
+package childenv

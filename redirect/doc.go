@@ -1,0 +1,30 @@
+// Package redirect confines the server-managed redirections "<", ">" and
+// ">>" to the call's working directory.
+//
+// Contract:
+//
+//   - Check applies the lexical rules of the reference server
+//     (tumf/mcp-shell-server 1.1.8, behaviour notes §6): a target is
+//     non-empty, free of NUL bytes, relative, and has no ".." component.
+//   - Probe adds a file-system check that neither creates, truncates nor
+//     opens anything for writing and never blocks (it only stats through an
+//     os.Root). The policy uses it to refuse a call before any process is
+//     created.
+//   - OpenInput and OpenOutput do the real opens through an os.Root on the
+//     working directory, so a symlink (file, directory or dangling) cannot
+//     lead outside and there is no check-then-open race. Every open uses
+//     O_NONBLOCK, so a FIFO never blocks the server, and anything but a
+//     regular file is refused after fstat.
+//
+// Hardening beyond the reference: files opened for output lose their
+// execute and set-id bits (a ">" into an existing script cannot produce a
+// runnable payload) and an output file with more than one hard link is
+// refused (a hard link is invisible to path containment and may name a file
+// outside the working directory).
+//
+// Not prevented (see os.Root): crossing mount points inside the working
+// directory, and reading /proc-style files when the working directory is
+// such a tree. The working directory itself is chosen by the caller.
+//
+// All errors are *Error values carrying a machine-readable Code.
+package redirect

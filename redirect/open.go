@@ -1,0 +1,104 @@
+package redirect
+
+import (
+	"fmt"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// outputPerm is the mode of files created by ">" and ">>" (before umask):
+// never executable.
+const outputPerm = 0o644
+
+// OpenInput opens the "<" target read-only through an os.Root on dir.
+// The open uses O_NONBLOCK (a FIFO cannot block it) and O_CLOEXEC; the
+// file must be a regular file, and O_NONBLOCK is cleared before the file is
+// returned so the child sees ordinary blocking reads. The caller closes the
+// file. Errors are *Error values (CodeEscape, CodeInput, CodeNotRegular, or
+// a Check code).
+func OpenInput(dir, target string) (*os.File, error) {
+	return open(dir, target, os.O_RDONLY, false)
+}
+
+// OpenOutput opens the ">" (append false) or ">>" (append true) target
+// through an os.Root on dir: O_WRONLY|O_CREATE plus O_APPEND for ">>",
+// mode 0644 for new files, O_NONBLOCK and O_CLOEXEC. After fstat confirms a
+// regular file with one hard link, execute and set-id bits are removed and,
+// for ">", the file is truncated (truncation happens only after the checks,
+// so a refused target is never modified). The caller closes the file.
+// Errors are *Error values (CodeEscape, CodeOutput, CodeNotRegular, or a
+// Check code).
+func OpenOutput(dir, target string, append bool) (*os.File, error) {
+	flag := os.O_WRONLY | os.O_CREATE
+	if append {
+		flag |= os.O_APPEND
+	}
+	return open(dir, target, flag, true)
+}
+
+func open(dir, target string, flag int, output bool) (*os.File, error) {
+	if err := Check(target); err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, openFailure(target, output, err)
+	}
+	defer root.Close()
+	// Refuse an existing non-regular file before opening it: opening some
+	// devices has side effects. fstat below is the authoritative check.
+	if fi, err := root.Stat(target); err == nil {
+		if err := checkKind(target, fi, output); err != nil {
+			return nil, err
+		}
+	}
+	f, err := root.OpenFile(target, flag|unix.O_NONBLOCK|unix.O_CLOEXEC, outputPerm)
+	if err != nil {
+		return nil, openFailure(target, output, err)
+	}
+	if err := settle(f, target, flag, output); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// settle verifies the opened file and puts it in the state the child gets.
+func settle(f *os.File, target string, flag int, output bool) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return openFailure(target, output, err)
+	}
+	if err := checkKind(target, fi, output); err != nil {
+		return err
+	}
+	if output {
+		if perm := fi.Mode(); perm&(0o111|os.ModeSetuid|os.ModeSetgid) != 0 {
+			if err := f.Chmod(perm.Perm() &^ 0o111); err != nil {
+				return openFailure(target, true, fmt.Errorf("removing execute permission: %w", err))
+			}
+		}
+		if flag&os.O_APPEND == 0 {
+			if err := f.Truncate(0); err != nil {
+				return openFailure(target, true, err)
+			}
+		}
+	}
+	return clearNonblock(f, target, output)
+}
+
+func clearNonblock(f *os.File, target string, output bool) error {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return openFailure(target, output, err)
+	}
+	var serr error
+	if err := rc.Control(func(fd uintptr) { serr = unix.SetNonblock(int(fd), false) }); err != nil {
+		return openFailure(target, output, err)
+	}
+	if serr != nil {
+		return openFailure(target, output, serr)
+	}
+	return nil
+}

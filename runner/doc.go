@@ -1,0 +1,45 @@
+// Package runner runs one approved pipeline without a shell and reports
+// how it ended.
+//
+// Contract (Run):
+//
+//   - Every stage's argv[0] is resolved with childenv.LookPath using the
+//     PATH in Spec.Env, never the server's PATH. Spec.Env is the complete
+//     environment; a nil Env means an empty one, never the server's.
+//   - All stages of a call run in one new process group (Setpgid; the first
+//     stage's pid is the group id), never a new session. Children never get
+//     the server's stdin, stdout or stderr: stdin is a pipe fed with
+//     Spec.Stdin, the "<" file, or /dev/null; stdout and stderr are pipes.
+//   - Stages run concurrently, connected by OS pipes. The stderr of all
+//     stages shares one pipe and so is captured as one stream, interleaved in
+//     write order as on a terminal, capped like stdout.
+//   - stdin is written concurrently with reading, so large inputs cannot
+//     deadlock; a stage that exits without reading its stdin (EPIPE) is not
+//     an error.
+//   - Each stream keeps at most OutputLimit bytes (buffers grow on demand).
+//     Past the cap the stream is marked truncated and either the runner
+//     stops reading it and terminates the group (Outcome OutputCapped; the
+//     byte count then covers what was read, at least OutputLimit+1) or,
+//     with DrainPastLimit, the excess is read and discarded while the byte
+//     count continues. A stream that passed the cap while the stages exited
+//     on their own is still reported as OutputCapped (unless draining).
+//   - A ">"/">>" file is not handed to the child: the last stage writes to a
+//     pipe that the runner copies into the file, so redirected output counts
+//     toward OutputLimit and at most OutputLimit bytes reach the file. The
+//     child therefore sees a pipe, not a seekable file, on stdout.
+//   - Timeout and ctx cancellation send SIGTERM to the group, wait KillGrace
+//     (less if every stage exits first), then SIGKILL the group and every
+//     stage. After every stage has exited normally, descendants still
+//     holding the output pipes get at most KillGrace (bounded by the
+//     remaining timeout) to finish.
+//   - A call's processes never outlive the call: the group is always sent
+//     SIGKILL before Run returns, even after a normal exit, and every stage
+//     is reaped. The first stage is reaped last, so its zombie keeps the
+//     group id from being reused while the group is signalled. Pipe reads
+//     are abandoned shortly after that final SIGKILL, so a descendant that
+//     escaped the group (setsid) cannot hold the call open.
+//
+// Not covered: descendants that leave the process group or session keep
+// running (only a cgroup or a subreaper would catch them); no rlimits are
+// set; callers cap the number of concurrent calls.
+package runner

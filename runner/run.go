@@ -1,0 +1,231 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
+	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
+)
+
+// DefaultOutputLimit is the per-stream cap in bytes used when
+// Spec.OutputLimit is zero or negative (MCP_SHELL_OUTPUT_LIMIT_BYTES
+// default, 1 MiB).
+const DefaultOutputLimit = 1 << 20
+
+// eofWait bounds how long Run keeps reading the output pipes after the
+// final SIGKILL of the group. Killed processes release their pipes within
+// microseconds; only a descendant that escaped the group can hold them.
+const eofWait = 100 * time.Millisecond
+
+// Run starts the pipeline described by s, feeds its stdin, captures its
+// output within the limits, and returns once every stage has been reaped
+// and the process group killed (see the package doc for the full
+// contract).
+//
+// The error is non-nil only when the pipeline could not be started: a
+// *LaunchError (program not found in the child PATH, invalid Spec, pipe or
+// fork/exec failure; stages already started are killed and reaped) or a
+// *redirect.Error from opening the "<" or ">" file. Result.Outcome is then
+// ProcessError. A ctx already done before anything starts gives Outcome
+// Cancelled, no error, and no process. Timeout zero means no timeout
+// besides ctx.
+func Run(ctx context.Context, s Spec) (Result, error) {
+	start := time.Now()
+	res, err := run(ctx, s)
+	res.Duration = time.Since(start)
+	return res, err
+}
+
+func run(ctx context.Context, s Spec) (Result, error) {
+	res := Result{Stages: make([]StageStatus, len(s.Stages))}
+	for i, argv := range s.Stages {
+		if len(argv) > 0 {
+			res.Stages[i].Argv0 = argv[0]
+		}
+	}
+	if ctx.Err() != nil {
+		res.Outcome = Cancelled
+		return res, nil
+	}
+	paths, err := resolve(s)
+	if err != nil {
+		res.Outcome = ProcessError
+		return res, err
+	}
+	pl, err := plumb(s)
+	if err != nil {
+		res.Outcome = ProcessError
+		return res, err
+	}
+	defer pl.closeParentEnds()
+	g, err := start(s, paths, pl)
+	pl.closeChildEnds() // EOF must propagate once the children close theirs
+	if err != nil {
+		g.fill(&res)
+		res.Outcome = ProcessError
+		return res, err
+	}
+	supervise(ctx, s, g, pl, &res)
+	return res, nil
+}
+
+// resolve finds every stage's program with the child PATH.
+func resolve(s Spec) ([]string, error) {
+	if len(s.Stages) == 0 {
+		return nil, &LaunchError{Err: fmt.Errorf("%w: no stages", ErrInvalidSpec)}
+	}
+	pathList := envPath(s.Env)
+	paths := make([]string, len(s.Stages))
+	for i, argv := range s.Stages {
+		if len(argv) == 0 {
+			return nil, &LaunchError{Err: fmt.Errorf("%w: stage %d has an empty argv", ErrInvalidSpec, i)}
+		}
+		p, err := childenv.LookPath(argv[0], pathList, s.Dir)
+		if err != nil {
+			return nil, &LaunchError{Argv0: argv[0], Err: err}
+		}
+		paths[i] = p
+	}
+	return paths, nil
+}
+
+// envPath returns the first PATH in env, the one the child's getenv sees.
+func envPath(env []string) string {
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// plumbing holds the descriptors of one run. Child ends are given to the
+// stages and closed in the parent right after start; parent ends are read
+// or written by the runner.
+type plumbing struct {
+	files   [][3]*os.File // per stage: fds 0, 1, 2 (child ends)
+	stdinW  *os.File      // feeds Spec.Stdin; nil when stdin is a file or /dev/null
+	stdoutR *os.File
+	stderrR *os.File
+	sink    *os.File // the ">" or ">>" file
+}
+
+// plumb opens the "<" file, creates the pipes, and opens the ">" file last
+// so that nothing is truncated when an earlier step fails.
+func plumb(s Spec) (pl *plumbing, err error) {
+	n := len(s.Stages)
+	pl = &plumbing{files: make([][3]*os.File, n)}
+	defer func() {
+		if err != nil {
+			pl.closeChildEnds()
+			pl.closeParentEnds()
+		}
+	}()
+	if pl.files[0][0], err = pl.stdin(s); err != nil {
+		return pl, err
+	}
+	for i := range n - 1 {
+		if pl.files[i+1][0], pl.files[i][1], err = pl.pipe(s); err != nil {
+			return pl, err
+		}
+	}
+	if pl.stdoutR, pl.files[n-1][1], err = pl.pipe(s); err != nil {
+		return pl, err
+	}
+	var stderrW *os.File
+	if pl.stderrR, stderrW, err = pl.pipe(s); err != nil {
+		return pl, err
+	}
+	for i := range pl.files {
+		pl.files[i][2] = stderrW
+	}
+	if s.StdoutFile != "" {
+		if pl.sink, err = redirect.OpenOutput(s.Dir, s.StdoutFile, s.StdoutAppend); err != nil {
+			return pl, err
+		}
+	}
+	return pl, nil
+}
+
+func (pl *plumbing) stdin(s Spec) (*os.File, error) {
+	var f *os.File
+	var err error
+	switch {
+	case s.StdinFile != "":
+		if f, err = redirect.OpenInput(s.Dir, s.StdinFile); err != nil {
+			return nil, err
+		}
+	case len(s.Stdin) > 0:
+		f, pl.stdinW, err = os.Pipe()
+	default:
+		f, err = os.Open(os.DevNull)
+	}
+	if err != nil {
+		return nil, &LaunchError{Argv0: s.Stages[0][0], Err: err}
+	}
+	return f, nil
+}
+
+// pipe returns a new pipe, or a *LaunchError (for example EMFILE).
+func (pl *plumbing) pipe(s Spec) (r, w *os.File, err error) {
+	r, w, err = os.Pipe()
+	if err != nil {
+		return nil, nil, &LaunchError{Argv0: s.Stages[0][0], Err: err}
+	}
+	return r, w, nil
+}
+
+// closeChildEnds closes the parent's copies of every descriptor handed to
+// a stage.
+func (pl *plumbing) closeChildEnds() {
+	seen := map[*os.File]bool{}
+	for _, fds := range pl.files {
+		for _, f := range fds {
+			if f != nil && !seen[f] {
+				seen[f] = true
+				f.Close()
+			}
+		}
+	}
+	pl.files = nil
+}
+
+func (pl *plumbing) closeParentEnds() {
+	for _, f := range []*os.File{pl.stdinW, pl.stdoutR, pl.stderrR, pl.sink} {
+		if f != nil {
+			f.Close()
+		}
+	}
+	pl.stdinW, pl.stdoutR, pl.stderrR, pl.sink = nil, nil, nil, nil
+}
+
+// start launches every stage into one process group. On failure the
+// stages already started are killed and reaped before it returns.
+func start(s Spec, paths []string, pl *plumbing) (*group, error) {
+	env := s.Env
+	if env == nil {
+		env = []string{} // nil would make os.StartProcess inherit the server's environment
+	}
+	g := &group{}
+	for i, argv := range s.Stages {
+		attr := &os.ProcAttr{
+			Dir:   s.Dir,
+			Env:   env,
+			Files: pl.files[i][:],
+			Sys:   &syscall.SysProcAttr{Setpgid: true, Pgid: g.pgid},
+		}
+		p, err := os.StartProcess(paths[i], argv, attr)
+		if err != nil {
+			g.abort()
+			return g, &LaunchError{Argv0: argv[0], Err: err}
+		}
+		g.add(p)
+	}
+	g.watch()
+	return g, nil
+}

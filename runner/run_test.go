@@ -1,0 +1,528 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
+)
+
+// testPath is the child PATH of every test spec.
+const testPath = "PATH=/usr/local/bin:/usr/bin:/bin"
+
+// slack absorbs scheduling noise on a loaded 2-core machine in the bounds
+// on how long a killed run may take; the bounds still fail if a run waits
+// for a 100 s sleeper.
+const slack = 2 * time.Second
+
+// grace is the KillGrace of the test specs: short, to keep tests quick.
+const grace = 200 * time.Millisecond
+
+func requirePrograms(t testing.TB, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		if _, err := exec.LookPath(n); err != nil {
+			t.Skipf("%s not installed", n)
+		}
+	}
+}
+
+func newSpec(t testing.TB, stages ...[]string) Spec {
+	return Spec{
+		Stages:      stages,
+		Dir:         t.TempDir(),
+		Env:         []string{testPath},
+		Timeout:     20 * time.Second,
+		OutputLimit: 1 << 20,
+		KillGrace:   grace,
+	}
+}
+
+func sh(script string) []string { return []string{"sh", "-c", script} }
+
+func intp(n int) *int { return &n }
+
+func TestRun(t *testing.T) {
+	requirePrograms(t, "sh", "cat", "sort", "head", "yes", "printf", "true", "sleep")
+	big := bytes.Repeat([]byte("0123456789abcdef"), 2<<20/16) // 2 MiB
+	tests := []struct {
+		name    string
+		stages  [][]string
+		mod     func(*Spec)
+		outcome Outcome
+		stdout  string
+		stderr  string
+		exit    *int
+		signal  string
+		check   func(t *testing.T, r Result)
+	}{
+		{name: "echo", stages: [][]string{{"echo", "hello", "$(x) ; `y`"}}, outcome: Success, stdout: "hello $(x) ; `y`\n", exit: intp(0)},
+		{name: "exit status", stages: [][]string{sh("exit 3")}, outcome: Success, exit: intp(3)},
+		{name: "stderr", stages: [][]string{sh("echo out; echo err >&2")}, outcome: Success, stdout: "out\n", stderr: "err\n", exit: intp(0)},
+		{name: "signal", stages: [][]string{sh("kill -TERM $$")}, outcome: Success, signal: "SIGTERM"},
+		{name: "no stdin is EOF", stages: [][]string{{"cat"}}, outcome: Success, exit: intp(0)},
+		{name: "minimal env", stages: [][]string{sh(`echo "${HOME-unset}:$PATH"`)}, outcome: Success,
+			stdout: "unset:/usr/local/bin:/usr/bin:/bin\n", exit: intp(0)},
+		{name: "nil env is empty", stages: [][]string{{"/bin/sh", "-c", `echo "${PATH-unset}${HOME-unset}"`}},
+			mod: func(s *Spec) { s.Env = nil }, outcome: Success, exit: intp(0),
+			check: func(t *testing.T, r Result) {
+				if strings.Contains(string(r.Stdout), os.Getenv("HOME")+"\n") && os.Getenv("HOME") != "" {
+					t.Errorf("child saw the server's HOME: %q", r.Stdout)
+				}
+			}},
+		{name: "stdin echoed", stages: [][]string{{"cat"}}, mod: func(s *Spec) { s.Stdin = []byte("in\x00put") },
+			outcome: Success, stdout: "in\x00put", exit: intp(0)},
+		{name: "large stdin through cat", stages: [][]string{{"cat"}}, mod: func(s *Spec) { s.Stdin = big; s.OutputLimit = 4 << 20 },
+			outcome: Success, exit: intp(0), check: func(t *testing.T, r Result) {
+				if !bytes.Equal(r.Stdout, big) {
+					t.Errorf("cat returned %d bytes, want the %d bytes of stdin", len(r.Stdout), len(big))
+				}
+			}},
+		{name: "unread stdin is no error", stages: [][]string{{"true"}}, mod: func(s *Spec) { s.Stdin = big },
+			outcome: Success, exit: intp(0)},
+		{name: "pipeline", stages: [][]string{{"printf", `b\na\n`}, {"sort"}, {"head", "-1"}}, outcome: Success, stdout: "a\n", exit: intp(0),
+			check: func(t *testing.T, r Result) {
+				for i, st := range r.Stages {
+					if st.ExitCode == nil || *st.ExitCode != 0 {
+						t.Errorf("stage %d %+v, want exit 0", i, st)
+					}
+				}
+			}},
+		{name: "yes | head -1", stages: [][]string{{"yes"}, {"head", "-1"}}, outcome: Success, stdout: "y\n", exit: intp(0),
+			check: func(t *testing.T, r Result) {
+				if r.Stages[0].Signal != "SIGPIPE" {
+					t.Errorf("yes ended %+v, want SIGPIPE", r.Stages[0])
+				}
+			}},
+		{name: "pipeline last stage status", stages: [][]string{sh("exit 5"), sh("cat; exit 7")}, outcome: Success, exit: intp(7)},
+		{name: "stdout cap", stages: [][]string{{"head", "-c", "5000000", "/dev/zero"}}, outcome: OutputCapped, signal: "SIGTERM",
+			check: capped("stdout", 1<<20)},
+		{name: "stderr cap", stages: [][]string{sh("head -c 5000000 /dev/zero >&2")}, outcome: OutputCapped, signal: "SIGTERM",
+			check: capped("stderr", 1<<20)},
+		{name: "endless output capped", stages: [][]string{{"yes"}}, outcome: OutputCapped, signal: "SIGTERM",
+			check: capped("stdout", 1<<20)},
+		{name: "exactly at the cap", stages: [][]string{{"head", "-c", "1048576", "/dev/zero"}}, outcome: Success, exit: intp(0),
+			check: func(t *testing.T, r Result) {
+				if r.StdoutTruncated || len(r.Stdout) != 1<<20 {
+					t.Errorf("truncated=%v len=%d, want full 1 MiB untruncated", r.StdoutTruncated, len(r.Stdout))
+				}
+			}},
+		{name: "drain past limit", stages: [][]string{{"head", "-c", "64M", "/dev/zero"}}, mod: func(s *Spec) { s.DrainPastLimit = true },
+			outcome: Success, exit: intp(0), check: func(t *testing.T, r Result) {
+				if r.StdoutBytes != 64<<20 || len(r.Stdout) != 1<<20 || !r.StdoutTruncated || cap(r.Stdout) > 1<<20 {
+					t.Errorf("bytes=%d len=%d cap=%d truncated=%v; want 64 MiB counted, 1 MiB kept",
+						r.StdoutBytes, len(r.Stdout), cap(r.Stdout), r.StdoutTruncated)
+				}
+			}},
+		{name: "TERM ignored escalates to KILL", stages: [][]string{sh(`trap "" TERM; sleep 100; echo not reached`)},
+			mod: func(s *Spec) { s.Timeout = 300 * time.Millisecond }, outcome: TimedOut, signal: "SIGKILL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSpec(t, tt.stages...)
+			if tt.mod != nil {
+				tt.mod(&s)
+			}
+			r, err := Run(t.Context(), s)
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if r.Outcome != tt.outcome {
+				t.Errorf("Outcome = %q, want %q (result %+v)", r.Outcome, tt.outcome, summary(r))
+			}
+			if tt.outcome != OutputCapped && tt.check == nil || tt.stdout != "" {
+				if string(r.Stdout) != tt.stdout {
+					t.Errorf("Stdout = %q, want %q", r.Stdout, tt.stdout)
+				}
+			}
+			if string(r.Stderr) != tt.stderr && tt.outcome != OutputCapped {
+				t.Errorf("Stderr = %q, want %q", r.Stderr, tt.stderr)
+			}
+			if tt.exit != nil && (r.ExitCode == nil || *r.ExitCode != *tt.exit) {
+				t.Errorf("ExitCode = %v, want %d", fmtExit(r.ExitCode), *tt.exit)
+			}
+			if r.Signal != tt.signal {
+				t.Errorf("Signal = %q, want %q", r.Signal, tt.signal)
+			}
+			if len(r.Stages) != len(tt.stages) {
+				t.Errorf("%d stage statuses for %d stages", len(r.Stages), len(tt.stages))
+			}
+			if tt.check != nil {
+				tt.check(t, r)
+			}
+		})
+	}
+}
+
+func capped(stream string, limit int) func(*testing.T, Result) {
+	return func(t *testing.T, r Result) {
+		t.Helper()
+		buf, n, trunc := r.Stdout, r.StdoutBytes, r.StdoutTruncated
+		if stream == "stderr" {
+			buf, n, trunc = r.Stderr, r.StderrBytes, r.StderrTruncated
+		}
+		if r.LimitStream != stream || !trunc || len(buf) != limit || cap(buf) > limit || n <= int64(limit) {
+			t.Errorf("LimitStream=%q truncated=%v len=%d cap=%d bytes=%d; want %s capped at %d",
+				r.LimitStream, trunc, len(buf), cap(buf), n, stream, limit)
+		}
+	}
+}
+
+func fmtExit(p *int) string {
+	if p == nil {
+		return "nil"
+	}
+	return strconv.Itoa(*p)
+}
+
+func summary(r Result) string {
+	return "outcome=" + string(r.Outcome) + " exit=" + fmtExit(r.ExitCode) + " signal=" + r.Signal +
+		" stdout=" + strconv.Itoa(len(r.Stdout)) + " stderr=" + strconv.Quote(string(r.Stderr)) + " d=" + r.Duration.String()
+}
+
+// TestTimeoutKillsTree: a timeout kills the whole group, including a
+// grandchild that holds the stdout pipe, within timeout + grace.
+func TestTimeoutKillsTree(t *testing.T) {
+	requirePrograms(t, "sh", "sleep")
+	s := newSpec(t, sh(`sleep 100 & echo $! > gc.pid; echo started; wait`))
+	s.Timeout = 300 * time.Millisecond
+	r, err := Run(t.Context(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Outcome != TimedOut || string(r.Stdout) != "started\n" {
+		t.Errorf("got %s stdout %q, want timeout with 'started'", summary(r), r.Stdout)
+	}
+	if limit := s.Timeout + grace + slack; r.Duration > limit {
+		t.Errorf("Run took %v, want under %v", r.Duration, limit)
+	}
+	assertGone(t, filepath.Join(s.Dir, "gc.pid"))
+}
+
+// TestBackgroundGrandchildAfterExit: the direct child exits at once but a
+// background grandchild keeps stdout open (bugreport br-16); Run returns
+// within the grace period with the output and leaves no survivor.
+func TestBackgroundGrandchildAfterExit(t *testing.T) {
+	requirePrograms(t, "sh", "sleep")
+	s := newSpec(t, sh(`sleep 100 & echo $! > gc.pid; echo started`))
+	r, err := Run(t.Context(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Outcome != Success || string(r.Stdout) != "started\n" || r.ExitCode == nil || *r.ExitCode != 0 {
+		t.Errorf("got %s stdout %q, want success with 'started'", summary(r), r.Stdout)
+	}
+	if limit := grace + eofWait + slack; r.Duration > limit {
+		t.Errorf("Run took %v, want under %v", r.Duration, limit)
+	}
+	assertGone(t, filepath.Join(s.Dir, "gc.pid"))
+}
+
+// assertGone reads a pid from file and checks that the process has
+// exited: it is gone, or a zombie awaiting reaping by someone else
+// (init or a subreaper), never a child of the test.
+func assertGone(t *testing.T, pidFile string) {
+	t.Helper()
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatalf("grandchild pid: %v", err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fd, err := unix.PidfdOpen(pid, 0)
+	if errors.Is(err, unix.ESRCH) {
+		return
+	}
+	if err != nil {
+		t.Fatalf("pidfd_open(%d): %v", pid, err)
+	}
+	defer unix.Close(fd)
+	// A pidfd becomes readable when the process exits; SIGKILL was sent
+	// before Run returned, so this is a bounded wait, not a sleep.
+	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+	n, err := unix.Poll(fds, int(slack/time.Millisecond))
+	if err != nil || n != 1 {
+		t.Errorf("grandchild %d still running after Run returned (poll %d, %v)", pid, n, err)
+		return
+	}
+	if stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil {
+		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(f) > 1 && f[1] == strconv.Itoa(os.Getpid()) {
+			t.Errorf("grandchild %d is an unreaped child of the test: %s", pid, stat)
+		}
+	}
+}
+
+// TestCancel: cancelling ctx mid-run ends the call within 200 ms + grace
+// with Outcome Cancelled. The child signals that it runs by opening a FIFO.
+func TestCancel(t *testing.T) {
+	requirePrograms(t, "sh", "sleep")
+	s := newSpec(t, sh(`echo ready > ready.fifo; exec sleep 100`))
+	fifo := filepath.Join(s.Dir, "ready.fifo")
+	if err := unix.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	cancelled := make(chan time.Time, 1)
+	go func() {
+		b, _ := os.ReadFile(fifo) // blocks until the child has written
+		_ = b
+		cancelled <- time.Now()
+		cancel()
+	}()
+	r, err := Run(ctx, s)
+	end := time.Now()
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := <-cancelled
+	if r.Outcome != Cancelled || r.Signal != "SIGTERM" {
+		t.Errorf("got %s, want cancelled by SIGTERM", summary(r))
+	}
+	if d, limit := end.Sub(at), 200*time.Millisecond+grace+slack; d > limit {
+		t.Errorf("Run returned %v after cancel, want under %v", d, limit)
+	}
+}
+
+func TestAlreadyCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	s := newSpec(t, []string{"touch", "created"})
+	r, err := Run(ctx, s)
+	if err != nil || r.Outcome != Cancelled {
+		t.Fatalf("Run = %s, %v; want Cancelled", summary(r), err)
+	}
+	if _, err := os.Stat(filepath.Join(s.Dir, "created")); err == nil {
+		t.Error("a process ran although ctx was already cancelled")
+	}
+}
+
+func TestLaunchFailure(t *testing.T) {
+	requirePrograms(t, "sleep")
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "badexec")
+	if err := os.WriteFile(bad, []byte("\x00\x01 not an executable format"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		stages   [][]string
+		notFound bool
+		started  int // stages that ran and must have been reaped
+	}{
+		{name: "missing program", stages: [][]string{{"definitely-not-a-program-7f3a"}}, notFound: true},
+		{name: "missing in later stage", stages: [][]string{{"sleep", "100"}, {"definitely-not-a-program-7f3a"}}, notFound: true},
+		{name: "relative path missing", stages: [][]string{{"./nothing-here"}}, notFound: true},
+		{name: "exec format error after first stage started", stages: [][]string{{"sleep", "100"}, {bad}}, started: 1},
+		{name: "NUL in argument", stages: [][]string{{"sleep", "1\x00"}}},
+		{name: "empty argv", stages: [][]string{{}}},
+		{name: "no stages", stages: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSpec(t, tt.stages...)
+			s.Dir = dir
+			r, err := Run(t.Context(), s)
+			var le *LaunchError
+			if !errors.As(err, &le) {
+				t.Fatalf("Run error = %v, want *LaunchError", err)
+			}
+			if !strings.HasPrefix(err.Error(), "Failed to create process: ") {
+				t.Errorf("message %q lacks the catalogue prefix", err)
+			}
+			if errors.Is(err, exec.ErrNotFound) != tt.notFound {
+				t.Errorf("errors.Is(%v, exec.ErrNotFound) = %v, want %v", err, !tt.notFound, tt.notFound)
+			}
+			if r.Outcome != ProcessError {
+				t.Errorf("Outcome = %q, want process_error", r.Outcome)
+			}
+			if r.Duration > slack {
+				t.Errorf("launch failure took %v", r.Duration)
+			}
+			for i := range tt.started {
+				if r.Stages[i].Signal != "SIGKILL" {
+					t.Errorf("started stage %d ended %+v, want SIGKILL", i, r.Stages[i])
+				}
+			}
+			assertNoChildren(t)
+		})
+	}
+}
+
+func TestRedirects(t *testing.T) {
+	requirePrograms(t, "sh", "cat", "head", "echo")
+	tests := []struct {
+		name      string
+		stages    [][]string
+		stdinFile string
+		outFile   string
+		append    bool
+		outcome   Outcome
+		errCode   string
+		wantFile  string
+		check     func(t *testing.T, r Result, dir string)
+	}{
+		{name: "stdin file", stages: [][]string{{"cat"}}, stdinFile: "in.txt", outcome: Success,
+			check: func(t *testing.T, r Result, _ string) {
+				if string(r.Stdout) != "old\n" {
+					t.Errorf("Stdout = %q", r.Stdout)
+				}
+			}},
+		{name: "stdout file", stages: [][]string{{"echo", "hi"}}, outFile: "out.txt", outcome: Success, wantFile: "hi\n",
+			check: func(t *testing.T, r Result, _ string) {
+				if len(r.Stdout) != 0 || r.StdoutBytes != 3 {
+					t.Errorf("Stdout = %q, StdoutBytes = %d; want empty, 3", r.Stdout, r.StdoutBytes)
+				}
+			}},
+		{name: "truncate existing", stages: [][]string{{"echo", "new"}}, outFile: "in.txt", outcome: Success, wantFile: "new\n"},
+		{name: "append", stages: [][]string{{"echo", "more"}}, outFile: "in.txt", append: true, outcome: Success, wantFile: "old\nmore\n"},
+		{name: "stdin and stdout file in a pipeline", stages: [][]string{{"cat"}, {"cat"}}, stdinFile: "in.txt", outFile: "copy.txt",
+			outcome: Success, wantFile: "old\n"},
+		{name: "redirected output counts toward the cap", stages: [][]string{{"head", "-c", "5000000", "/dev/zero"}}, outFile: "zero.bin",
+			outcome: OutputCapped, check: func(t *testing.T, r Result, dir string) {
+				fi, err := os.Stat(filepath.Join(dir, "zero.bin"))
+				if err != nil || fi.Size() != 1<<20 || r.LimitStream != "stdout" || len(r.Stdout) != 0 {
+					t.Errorf("file %v %v, LimitStream %q, Stdout %d bytes; want a 1 MiB file", fi.Size(), err, r.LimitStream, len(r.Stdout))
+				}
+			}},
+		{name: "escaping output refused", stages: [][]string{{"echo", "x"}}, outFile: "link_out", errCode: redirect.CodeEscape},
+		{name: "parent traversal refused", stages: [][]string{{"echo", "x"}}, outFile: "../x", errCode: redirect.CodeParent},
+		{name: "missing input", stages: [][]string{{"cat"}}, stdinFile: "nope", errCode: redirect.CodeInput},
+		{name: "fifo input refused", stages: [][]string{{"cat"}}, stdinFile: "fifo", errCode: redirect.CodeNotRegular},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSpec(t, tt.stages...)
+			if err := os.WriteFile(filepath.Join(s.Dir, "in.txt"), []byte("old\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink("/etc/hostname", filepath.Join(s.Dir, "link_out")); err != nil {
+				t.Fatal(err)
+			}
+			if err := unix.Mkfifo(filepath.Join(s.Dir, "fifo"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s.StdinFile, s.StdoutFile, s.StdoutAppend = tt.stdinFile, tt.outFile, tt.append
+			r, err := Run(t.Context(), s)
+			if tt.errCode != "" {
+				var re *redirect.Error
+				if !errors.As(err, &re) || re.Code != tt.errCode || r.Outcome != ProcessError {
+					t.Fatalf("Run = %s, %v; want *redirect.Error %s", summary(r), err, tt.errCode)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Outcome != tt.outcome {
+				t.Errorf("Outcome = %q, want %q", r.Outcome, tt.outcome)
+			}
+			if tt.wantFile != "" {
+				if b, _ := os.ReadFile(filepath.Join(s.Dir, tt.outFile)); string(b) != tt.wantFile {
+					t.Errorf("%s = %q, want %q", tt.outFile, b, tt.wantFile)
+				}
+			}
+			if tt.check != nil {
+				tt.check(t, r, s.Dir)
+			}
+		})
+	}
+}
+
+// TestNoLeaks runs a batch covering every ending (normal, timeout, cap,
+// cancel, launch failure, redirect failure, background grandchild) and
+// checks that no descriptor and no child process is left behind.
+func TestNoLeaks(t *testing.T) {
+	requirePrograms(t, "sh", "sleep", "yes", "head", "true")
+	ctx := t.Context()
+	batch := func() {
+		for _, mod := range []func(*Spec){
+			func(s *Spec) { s.Stages = [][]string{{"true"}} },
+			func(s *Spec) { s.Stages = [][]string{{"yes"}, {"head", "-1"}}; s.Stdin = []byte("x") },
+			func(s *Spec) { s.Stages = [][]string{{"sleep", "100"}}; s.Timeout = 50 * time.Millisecond },
+			func(s *Spec) { s.Stages = [][]string{{"yes"}} },
+			func(s *Spec) { s.Stages = [][]string{sh("sleep 100 & echo hi")}; s.KillGrace = 50 * time.Millisecond },
+			func(s *Spec) { s.Stages = [][]string{{"no-such-program-7f3a"}} },
+			func(s *Spec) { s.Stages = [][]string{{"sleep", "100"}, {"./no-such-program"}} },
+			func(s *Spec) { s.Stages = [][]string{{"true"}}; s.StdoutFile = "../x" },
+			func(s *Spec) { s.Stages = [][]string{{"true"}}; s.StdoutFile = "out"; s.StdinFile = "missing" },
+			func(s *Spec) { s.Stages = [][]string{{"true"}}; s.StdoutFile = "out" },
+		} {
+			s := newSpec(t, []string{"true"})
+			mod(&s)
+			_, _ = Run(ctx, s)
+		}
+		cctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+		_, _ = Run(cctx, newSpec(t, []string{"sleep", "100"}))
+		cancel()
+	}
+	batch() // warm up lazily opened runtime descriptors (epoll, pidfd probe)
+	before := countFDs(t)
+	for range 3 {
+		batch()
+	}
+	if after := countFDs(t); after != before {
+		t.Errorf("open descriptors: %d before, %d after the batch", before, after)
+	}
+	assertNoChildren(t)
+}
+
+func countFDs(t *testing.T) int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skipf("no /proc/self/fd: %v", err)
+	}
+	return len(ents)
+}
+
+// assertNoChildren checks that the test process has no child at all,
+// running or zombie.
+func assertNoChildren(t *testing.T) {
+	t.Helper()
+	var info unix.Siginfo
+	err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
+	if !errors.Is(err, unix.ECHILD) {
+		t.Errorf("the test still has child processes (waitid: %v)", err)
+	}
+}
+
+// TestJoinGroupOfExitedLeader pins the kernel behaviour start relies on: a
+// later stage can join the group of a first stage that has already exited,
+// as long as the first stage has not been reaped.
+func TestJoinGroupOfExitedLeader(t *testing.T) {
+	requirePrograms(t, "/bin/true", "/bin/sh")
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	files := []*os.File{null, null, null}
+	p0, err := os.StartProcess("/bin/true", []string{"true"}, &os.ProcAttr{Files: files, Sys: &syscall.SysProcAttr{Setpgid: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitExited(p0.Pid)
+	p1, err := os.StartProcess("/bin/sh", []string{"sh", "-c", "exit 0"},
+		&os.ProcAttr{Files: files, Sys: &syscall.SysProcAttr{Setpgid: true, Pgid: p0.Pid}})
+	if err != nil {
+		t.Errorf("joining the group of an exited, unreaped leader failed: %v", err)
+	} else {
+		_, _ = p1.Wait()
+	}
+	_, _ = p0.Wait()
+}

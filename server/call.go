@@ -1,0 +1,149 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/audit"
+	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
+	"github.com/seed-b63acb1b/mcp-shell-server/policy"
+	"github.com/seed-b63acb1b/mcp-shell-server/runner"
+)
+
+// call is one tool call in the terms both tools share.
+type call struct {
+	argv    []string // as the client sent it
+	dir     *string  // nil = first allowed directory
+	timeout *time.Duration
+	stdin   *string
+	envs    map[string]string
+	// exact makes every argv element data (execute_command): no pipeline,
+	// no redirection.
+	exact bool
+	// drain keeps reading past the output cap instead of stopping.
+	drain bool
+}
+
+// requestError refuses a call's arguments outside the argv policy: bad
+// directory, NUL bytes, environment names, out-of-range values.
+type requestError struct {
+	code string
+	msg  string
+}
+
+func (e *requestError) Error() string { return e.msg }
+
+// launchError is a run that could not start (or whose redirection could
+// not be opened); it wraps the runner's error.
+type launchError struct{ err error }
+
+func (e *launchError) Error() string { return e.err.Error() }
+func (e *launchError) Unwrap() error { return e.err }
+
+// execute runs c through policy and runner, filling rec as it goes. It
+// returns a refusal (*policy.Rejection or *requestError), a *launchError,
+// or the run's result.
+func (s *Server) execute(ctx context.Context, c call, rec *audit.Record) (runner.Result, *runner.Spec, error) {
+	rec.Argv, rec.Env = c.argv, c.envs
+	spec, plan, err := s.prepare(c)
+	rec.Directory, rec.Timeout, rec.OutputLim = spec.Dir, spec.Timeout, spec.OutputLimit
+	if err != nil {
+		s.refused(rec, err)
+		return runner.Result{}, spec, err
+	}
+	rec.Stages, rec.Rule = len(plan.Stages), strings.Join(plan.Rules, ",")
+	rec.Stdin, rec.Stdout, rec.Append = plan.StdinFile != "", plan.StdoutFile != "", plan.StdoutAppend
+	select {
+	case s.sem <- struct{}{}:
+		defer func() { <-s.sem }()
+	case <-ctx.Done():
+		rec.ResultType, rec.Reason = string(runner.Cancelled), "cancelled while waiting for a free slot"
+		return runner.Result{Outcome: runner.Cancelled}, spec, nil
+	}
+	res, runErr := runner.Run(ctx, *spec)
+	rec.Duration = res.Duration
+	rec.StdoutN, rec.StderrN = res.StdoutBytes, res.StderrBytes
+	rec.ReturnCode, rec.Signal = res.ExitCode, res.Signal
+	rec.ResultType = string(res.Outcome)
+	if runErr != nil {
+		rec.ResultType, rec.Reason, rec.ErrorType = string(runner.ProcessError), runErr.Error(), fmt.Sprintf("%T", runErr)
+		return res, spec, &launchError{runErr}
+	}
+	return res, spec, nil
+}
+
+// prepare validates the call and builds the runner spec. The spec is
+// returned even on error, carrying what was resolved (for the audit).
+func (s *Server) prepare(c call) (*runner.Spec, *policy.Plan, error) {
+	cfg := s.opts.Config
+	spec := &runner.Spec{OutputLimit: cfg.OutputLimit, Timeout: cfg.DefaultTimeout, DrainPastLimit: c.drain}
+	if c.timeout != nil {
+		spec.Timeout = min(*c.timeout, cfg.MaxTimeout)
+	}
+	if err := checkNUL(c); err != nil {
+		return spec, nil, err
+	}
+	dir, err := ResolveDir(c.dir, cfg.AllowedDirs)
+	if err != nil {
+		return spec, nil, &requestError{code: "request.directory", msg: err.Error()}
+	}
+	spec.Dir = dir
+	evaluate := s.opts.Policy.Evaluate
+	if c.exact {
+		evaluate = s.opts.Policy.EvaluateArgv
+	}
+	plan, err := evaluate(c.argv, dir)
+	if err != nil {
+		return spec, nil, err
+	}
+	env, err := childenv.Build(childenv.Config{Allowlist: cfg.ChildEnvAllowlist, SafePath: cfg.SafePath}, os.LookupEnv, c.envs)
+	if err != nil {
+		return spec, plan, &requestError{code: "request.env", msg: err.Error()}
+	}
+	if s.opts.ExtraEnv != nil {
+		env = append(env, s.opts.ExtraEnv(plan.Stages)...)
+	}
+	spec.Stages, spec.Env = plan.Stages, env
+	spec.StdinFile, spec.StdoutFile, spec.StdoutAppend = plan.StdinFile, plan.StdoutFile, plan.StdoutAppend
+	if c.stdin != nil {
+		spec.Stdin = []byte(*c.stdin)
+	}
+	return spec, plan, nil
+}
+
+func checkNUL(c call) error {
+	bad := func(what string) error {
+		return &requestError{code: "request.nul", msg: what + " contains a NUL byte, which cannot be passed to a program"}
+	}
+	for i, a := range c.argv {
+		if strings.IndexByte(a, 0) >= 0 {
+			return bad(fmt.Sprintf("argument %d", i))
+		}
+	}
+	if c.dir != nil && strings.IndexByte(*c.dir, 0) >= 0 {
+		return bad("the directory")
+	}
+	for k, v := range c.envs {
+		if strings.IndexByte(k, 0) >= 0 || strings.IndexByte(v, 0) >= 0 {
+			return bad("envs")
+		}
+	}
+	return nil
+}
+
+// refused records a refusal in the audit record.
+func (s *Server) refused(rec *audit.Record, err error) {
+	rec.ResultType, rec.Reason = "rejected", err.Error()
+	var rj *policy.Rejection
+	var re *requestError
+	switch {
+	case errors.As(err, &rj):
+		rec.Rule, rec.ReasonArg = rj.Code, rj.Arg
+	case errors.As(err, &re):
+		rec.Rule = re.code
+	}
+}

@@ -1,0 +1,133 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/runner"
+)
+
+// MaxTimeoutMS is the largest timeout_ms execute_command accepts.
+const MaxTimeoutMS = 600000
+
+// previewChars caps each stream's preview in execute_command's text
+// summary; the full (capped) output is in the structured content.
+const previewChars = 4000
+
+// ExecInput is the execute_command tool's arguments: one program and its
+// arguments, every element data (no pipeline, no redirection).
+type ExecInput struct {
+	Program   string   `json:"program"`
+	Args      []string `json:"args,omitempty"`
+	Cwd       *string  `json:"cwd,omitempty"`
+	TimeoutMS *int64   `json:"timeout_ms,omitempty"`
+	Stdin     *string  `json:"stdin,omitempty"`
+}
+
+// ExecOutput is execute_command's structured result. ExitCode is null when
+// the process did not exit normally (timeout, signal). Output is lossy
+// UTF-8, at most the output cap per stream; the rest is drained and
+// discarded.
+type ExecOutput struct {
+	ExitCode        *int    `json:"exit_code"`
+	Stdout          string  `json:"stdout"`
+	Stderr          string  `json:"stderr"`
+	TimedOut        bool    `json:"timed_out"`
+	StdoutTruncated bool    `json:"stdout_truncated"`
+	StderrTruncated bool    `json:"stderr_truncated"`
+	Signal          *string `json:"signal"`
+	DurationMS      int64   `json:"duration_ms"`
+}
+
+func execInputSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{
+		Type:                 "object",
+		Required:             []string{"program"},
+		AdditionalProperties: falseSchema(),
+		Properties: map[string]*jsonschema.Schema{
+			"program":    {Type: "string", MinLength: jsonschema.Ptr(1), Description: "executable name (resolved with the server's safe PATH) or allowlisted path; never a shell command line"},
+			"args":       {Type: "array", MaxItems: jsonschema.Ptr(MaxArgs - 1), Items: &jsonschema.Schema{Type: "string"}, Description: "arguments, each passed exactly as given"},
+			"cwd":        {Type: "string", Description: "working directory inside an allowed directory; relative paths resolve against the first one (the default)"},
+			"timeout_ms": {Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(float64(MaxTimeoutMS)), Description: "timeout in milliseconds (1..600000); clamped to the server maximum"},
+			"stdin":      {Type: "string", Description: "text fed to standard input"},
+		},
+	}
+}
+
+// executeCommand is the execute_command handler: a non-zero exit and a
+// timeout are normal results; only refusals and launch failures are tool
+// errors.
+func (s *Server) executeCommand(ctx context.Context, req *mcp.CallToolRequest, in ExecInput) (*mcp.CallToolResult, any, error) {
+	c := call{argv: append([]string{in.Program}, in.Args...), dir: in.Cwd, stdin: in.Stdin, exact: true, drain: true}
+	if in.TimeoutMS != nil {
+		d := time.Duration(*in.TimeoutMS) * time.Millisecond
+		c.timeout = &d
+	}
+	if strings.TrimSpace(in.Program) == "" {
+		rec := &stateFrom(ctx).rec
+		rec.Argv = c.argv
+		err := &requestError{code: "request.program", msg: "program is empty"}
+		s.refused(rec, err)
+		return errorResult("Error executing command: " + err.Error()), nil, nil
+	}
+	res, spec, err := s.execute(ctx, c, &stateFrom(ctx).rec)
+	if err != nil {
+		return errorResult("Error executing command: " + err.Error()), nil, nil
+	}
+	out := &ExecOutput{
+		ExitCode: res.ExitCode, Stdout: lossy(res.Stdout), Stderr: lossy(res.Stderr),
+		TimedOut: res.Outcome == runner.TimedOut, StdoutTruncated: res.StdoutTruncated, StderrTruncated: res.StderrTruncated,
+		DurationMS: res.Duration.Milliseconds(),
+	}
+	if res.Signal != "" {
+		out.Signal = ptr(res.Signal)
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: summary(out, res, spec)}}}, out, nil
+}
+
+// summary is execute_command's text: the outcome, then each stream's
+// preview (at most previewChars characters) with truncation notes.
+func summary(out *ExecOutput, res runner.Result, spec *runner.Spec) string {
+	var b strings.Builder
+	switch {
+	case out.TimedOut:
+		fmt.Fprintf(&b, "timed out after %d ms", spec.Timeout.Milliseconds())
+	case res.Outcome == runner.Cancelled:
+		b.WriteString("cancelled")
+	case out.ExitCode != nil:
+		fmt.Fprintf(&b, "exit code %d", *out.ExitCode)
+	case out.Signal != nil:
+		fmt.Fprintf(&b, "terminated by %s", *out.Signal)
+	}
+	fmt.Fprintf(&b, " (%d ms)\n", out.DurationMS)
+	preview(&b, "stdout", out.Stdout, res.StdoutBytes, out.StdoutTruncated)
+	preview(&b, "stderr", out.Stderr, res.StderrBytes, out.StderrTruncated)
+	return b.String()
+}
+
+func preview(b *strings.Builder, name, text string, total int64, truncated bool) {
+	if text == "" {
+		return
+	}
+	fmt.Fprintf(b, "--- %s (%d bytes", name, total)
+	if truncated {
+		fmt.Fprintf(b, ", captured %d, the rest discarded", len(text))
+	}
+	b.WriteString(")\n")
+	if utf8.RuneCountInString(text) <= previewChars {
+		b.WriteString(text)
+	} else {
+		runes := []rune(text)
+		b.WriteString(string(runes[:previewChars]))
+		fmt.Fprintf(b, "\n[preview cut at %d characters; full output in structuredContent]", previewChars)
+	}
+	if !strings.HasSuffix(text, "\n") {
+		b.WriteString("\n")
+	}
+}
