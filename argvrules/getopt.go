@@ -32,7 +32,7 @@ type Option struct {
 	// Key names what the option does. Rows with equal Key and Arg are
 	// aliases: glibc getopt_long does not call a prefix ambiguous when all
 	// its candidates are aliases of one another (same has_arg, flag, val).
-	// Empty means the row is its own key.
+	// Empty means the short letter, or the long name for long-only rows.
 	Key string
 	// Risk, when non-empty, completes the sentence "…, which <Risk>" and
 	// marks the option as refused.
@@ -49,10 +49,10 @@ func (o *Option) key() string {
 	if o.Key != "" {
 		return o.Key
 	}
-	if o.Long != "" {
-		return o.Long
+	if o.Short != 0 {
+		return string(o.Short)
 	}
-	return string(o.Short)
+	return o.Long
 }
 
 // Display is the option's canonical spelling: "--long" when it has a long

@@ -13,7 +13,7 @@ type Record struct {
 	Time     time.Time
 	Duration time.Duration
 	// ResultType: success, rejected, timeout, output_cap, cancelled,
-	// process_error, invalid_request or server_error.
+	// process_error, invalid_request, server_error or unauthorized.
 	ResultType string
 	Tool       string
 	// Argv is the request argv, unredacted; Log redacts it.
@@ -38,6 +38,8 @@ type Record struct {
 	Reason    string
 	ReasonArg string
 	ErrorType string
+	// Remote is the client's network address (HTTP transport), or "".
+	Remote string
 }
 
 // Logger writes audit records as JSON lines.
@@ -84,6 +86,9 @@ func (l *Logger) Log(ctx context.Context, r Record) {
 			key = "rejection_reason"
 		}
 		attrs = append(attrs, slog.String(key, Reason(r.Reason, r.ReasonArg)))
+	}
+	if r.Remote != "" {
+		attrs = append(attrs, slog.String("remote", r.Remote))
 	}
 	if r.ErrorType != "" {
 		attrs = append(attrs, slog.String("error_type", r.ErrorType))

@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+	"time"
 
 	"github.com/lmittmann/tint"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -105,11 +108,55 @@ func serve(dirs []string, s Streams) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := srv.MCP().Run(ctx, &mcp.StdioTransport{}); err != nil && !errors.Is(err, context.Canceled) {
-		log.Error("server stopped", "err", err)
+	var runErr error
+	if cfg.Transport == "http" {
+		runErr = serveHTTP(ctx, srv, cfg, log)
+	} else {
+		runErr = srv.MCP().Run(ctx, &mcp.StdioTransport{})
+	}
+	// Whatever ended the session, no call's processes outlive the server.
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		log.Warn("calls still running at exit", "err", err)
+	}
+	if runErr != nil && !errors.Is(runErr, context.Canceled) {
+		log.Error("server stopped", "err", runErr)
 		return 1
 	}
 	return ExitOK
+}
+
+// serveHTTP serves Streamable HTTP until ctx is done, then stops accepting
+// and drains open requests.
+func serveHTTP(ctx context.Context, srv *server.Server, cfg *config.Config, log *slog.Logger) error {
+	ln, err := net.Listen("tcp", cfg.HTTPAddr)
+	if err != nil {
+		return fmt.Errorf("MCP_SHELL_HTTP_ADDR: %w", err)
+	}
+	hs := &http.Server{Handler: srv.HTTPHandler(cfg.HTTPToken, cfg.HTTPMaxBody), ReadHeaderTimeout: 10 * time.Second}
+	log.Info("serving Streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	// Cancel running calls first: their streams would otherwise keep
+	// Shutdown waiting until each command finished.
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	srv.Shutdown(shutdownCtx)
+	// Open sessions hold long-lived event streams; closing them lets the
+	// HTTP server go idle.
+	for ss := range srv.MCP().Sessions() {
+		ss.Close()
+	}
+	if err := hs.Shutdown(shutdownCtx); err != nil {
+		return hs.Close()
+	}
+	return nil
 }
 
 func configError(w io.Writer, err error) int {

@@ -337,3 +337,55 @@ func FuzzCheck(f *testing.F) {
 		}
 	})
 }
+
+// TestOpenOutputSwapRace (bugreport br-26): while "sub" is swapped between
+// a real directory and a symlink to a directory outside, every OpenOutput
+// either writes inside or fails with an escape; nothing appears outside.
+func TestOpenOutputSwapRace(t *testing.T) {
+	dir, outside := fixture(t)
+	sub, real, link := filepath.Join(dir, "sub"), filepath.Join(dir, "sub.real"), filepath.Join(dir, "sub.link")
+	if err := os.Rename(sub, real); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	swapped := make(chan struct{})
+	go func() {
+		defer close(swapped)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			from := real
+			if i%2 == 1 {
+				from = link
+			}
+			// Hard-link the current candidate into place atomically.
+			tmp := sub + ".tmp"
+			_ = os.Remove(tmp)
+			if from == link {
+				_ = os.Symlink(outside, tmp)
+			} else {
+				_ = os.Symlink("sub.real", tmp)
+			}
+			_ = os.Rename(tmp, sub)
+		}
+	}()
+	for range 300 {
+		f, err := OpenOutput(dir, "sub/out.txt", false)
+		if err != nil {
+			if c := code(err); c != CodeEscape && c != CodeOutput {
+				t.Errorf("unexpected refusal %v", err)
+			}
+			continue
+		}
+		f.Close()
+	}
+	close(stop)
+	<-swapped
+	assertEmpty(t, outside)
+}

@@ -57,6 +57,11 @@ func (s *Server) execute(ctx context.Context, c call, rec *audit.Record) (runner
 	}
 	rec.Stages, rec.Rule = len(plan.Stages), strings.Join(plan.Rules, ",")
 	rec.Stdin, rec.Stdout, rec.Append = plan.StdinFile != "", plan.StdoutFile != "", plan.StdoutAppend
+	s.calls.RLock()
+	defer s.calls.RUnlock()
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	defer context.AfterFunc(s.base, stop)()
 	select {
 	case s.sem <- struct{}{}:
 		defer func() { <-s.sem }()

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -37,6 +38,15 @@ type Server struct {
 	opts Options
 	sem  chan struct{}
 	mcp  *mcp.Server
+	// base is cancelled by Shutdown: every running call's process group is
+	// then terminated. Each running call holds calls for reading, so
+	// Shutdown's write lock waits for them.
+	base     context.Context
+	shutdown context.CancelFunc
+	calls    sync.RWMutex
+	// drained is closed once every call has ended after Shutdown.
+	drainOnce sync.Once
+	drained   chan struct{}
 }
 
 // New builds the server and registers its tools. It returns an error if a
@@ -46,6 +56,7 @@ func New(o Options) (s *Server, err error) {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
 	s = &Server{opts: o, sem: make(chan struct{}, o.Config.MaxConcurrent)}
+	s.base, s.shutdown = context.WithCancel(context.Background())
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Hardened shell command executor", Version: o.Version},
 		&mcp.ServerOptions{
 			Logger:       o.Log,
@@ -106,6 +117,23 @@ func (s *Server) addShellExecute(out *jsonschema.Schema) {
 
 // MCP returns the go-sdk server, for transports.
 func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Shutdown terminates every running call's process group (SIGTERM, grace,
+// SIGKILL), then waits until those calls have been reaped and audited, or
+// ctx is done. Calls that start afterwards are cancelled at once.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.shutdown()
+	s.drainOnce.Do(func() {
+		s.drained = make(chan struct{})
+		go func() { s.calls.Lock(); close(s.drained) }()
+	})
+	select {
+	case <-s.drained:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
 
 func ptr[T any](v T) *T { return &v }
 

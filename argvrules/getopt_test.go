@@ -1,0 +1,155 @@
+package argvrules
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// testTable is a small getopt_long table exercising every argument kind,
+// aliases and the "W;" extension.
+var testTable = NewTable("test", true, []Option{
+	{Long: "all", Short: 'a'},
+	{Long: "output", Short: 'o', Arg: RequiredArg, Risk: "writes"},
+	{Long: "outdent", Arg: NoArg},
+	{Long: "profile", Short: 'p', Arg: OptionalArg},
+	{Long: "gzip", Short: 'z'},
+	{Long: "gunzip", Key: "z"},
+	{Long: "verbose", Short: 'v'},
+	{Short: 'W'},
+})
+
+// render turns a parse into compact strings: "opt:NAME=VALUE@IDX/VIDX",
+// "arg:WORD@IDX", and a final "err:KIND@IDX" when parsing stopped.
+func render(p Parsed) []string {
+	var out []string
+	for _, ev := range p.Events {
+		if ev.Kind == OperandEvent {
+			out = append(out, "arg:"+ev.Word+"@"+itoa(ev.Index))
+			continue
+		}
+		s := "opt:" + ev.Opt.Display()
+		if ev.HasValue {
+			s += "=" + ev.Value
+		}
+		s += "@" + itoa(ev.Index) + "/" + itoa(ev.ValueIndex)
+		out = append(out, s)
+	}
+	if p.Err != nil {
+		out = append(out, "err:"+[]string{"unknown", "ambiguous", "missing", "unexpected"}[p.Err.Kind]+"@"+itoa(p.Err.Index))
+	}
+	return out
+}
+
+func itoa(i int) string {
+	if i < 0 {
+		return "-" + itoa(-i)
+	}
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return itoa(i/10) + string(rune('0'+i%10))
+}
+
+func TestGetoptParse(t *testing.T) {
+	cases := []struct {
+		argv  []string
+		order Ordering
+		want  []string
+	}{
+		{[]string{"p", "-ao", "f", "x"}, Permute, []string{"opt:--all@1/-1", "opt:--output=f@1/2", "arg:x@3"}},
+		{[]string{"p", "-aofile"}, Permute, []string{"opt:--all@1/-1", "opt:--output=file@1/1"}},
+		{[]string{"p", "-o", "-a"}, Permute, []string{"opt:--output=-a@1/2"}},
+		{[]string{"p", "-o", "--"}, Permute, []string{"opt:--output=--@1/2"}},
+		{[]string{"p", "--output", "--all"}, Permute, []string{"opt:--output=--all@1/2"}},
+		{[]string{"p", "--outp=x"}, Permute, []string{"opt:--output=x@1/1"}},
+		{[]string{"p", "--out=x"}, Permute, []string{"err:ambiguous@1"}},
+		{[]string{"p", "--outdent"}, Permute, []string{"opt:--outdent@1/-1"}},
+		{[]string{"p", "--g"}, Permute, []string{"opt:--gzip@1/-1"}}, // aliases: not ambiguous
+		{[]string{"p", "-p", "x"}, Permute, []string{"opt:--profile@1/-1", "arg:x@2"}},
+		{[]string{"p", "-px"}, Permute, []string{"opt:--profile=x@1/1"}},
+		{[]string{"p", "--profile=x"}, Permute, []string{"opt:--profile=x@1/1"}},
+		{[]string{"p", "x", "-a"}, Permute, []string{"arg:x@1", "opt:--all@2/-1"}},
+		{[]string{"p", "x", "-a"}, RequireOrder, []string{"arg:x@1", "arg:-a@2"}},
+		{[]string{"p", "--", "-a"}, Permute, []string{"arg:-a@2"}},
+		{[]string{"p", "-", "-a"}, Permute, []string{"arg:-@1", "opt:--all@2/-1"}},
+		{[]string{"p", "-W", "output=f"}, Permute, []string{"opt:--output=f@1/2"}},
+		{[]string{"p", "-Woutput", "f"}, Permute, []string{"opt:--output=f@1/2"}},
+		{[]string{"p", "-aWoutp=f"}, Permute, []string{"opt:--all@1/-1", "opt:--output=f@1/1"}},
+		{[]string{"p", "-x"}, Permute, []string{"err:unknown@1"}},
+		{[]string{"p", "-o"}, Permute, []string{"opt:--output@1/-1", "err:missing@1"}},
+		{[]string{"p", "--all=1"}, Permute, []string{"opt:--all@1/-1", "err:unexpected@1"}},
+		{[]string{"p", "--=x"}, Permute, []string{"err:ambiguous@1"}},
+	}
+	for _, c := range cases {
+		got := render(testTable.Parse(c.argv, 1, c.order))
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%q: got %v, want %v", c.argv, got, c.want)
+		}
+	}
+}
+
+func TestLookupLongExactWins(t *testing.T) {
+	tbl := NewTable("t", false, []Option{{Long: "check"}, {Long: "check-links"}})
+	o, abbrev, amb := tbl.LookupLong("check")
+	if o == nil || o.Long != "check" || abbrev || amb != nil {
+		t.Fatalf("exact match should win: %v %v %v", o, abbrev, amb)
+	}
+}
+
+func TestGNUTarOldStyleValuesInOrder(t *testing.T) {
+	p := gnuTarParse([]string{"tar", "cIf", "PROG", "out.tar", "dir"})
+	got := render(p)
+	want := []string{"opt:--create@1/-1", "opt:--use-compress-program=PROG@1/2", "opt:--file=out.tar@1/3", "arg:dir@4"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}
+
+func TestBsdtarGrammar(t *testing.T) {
+	cases := []struct {
+		argv []string
+		want []string
+	}{
+		{[]string{"bsdtar", "-cHf", "a", "d", "-x"}, []string{"opt:-c@1/-1", "opt:-H@1/-1", "opt:-f=a@1/2", "arg:d@3", "arg:-x@4"}},
+		{[]string{"bsdtar", "-W", "use-compress-program=p"}, []string{"opt:--use-compress-program=p@1/2"}},
+		{[]string{"bsdtar", "--use", "p"}, []string{"opt:--use-compress-program=p@1/2"}},
+		{[]string{"bsdtar", "--un"}, []string{"err:ambiguous@1"}},
+		{[]string{"bsdtar", "cf", "a", "--", "-x"}, []string{"opt:-c@1/-1", "opt:-f=a@1/2", "arg:-x@4"}},
+	}
+	for _, c := range cases {
+		got := render(bsdtarParse(c.argv))
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%q: got %v, want %v", c.argv, got, c.want)
+		}
+	}
+}
+
+func TestFamilies(t *testing.T) {
+	for name, fam := range map[string]string{
+		"find": "find", "gfind": "find", "bfind": "find", "awk": "awk", "gawk": "awk",
+		"mawk": "awk", "nawk": "awk", "sort": "sort", "gsort": "sort", "tar": "tar",
+		"gtar": "tar", "bsdtar": "tar", "git": "", "Tar": "", "": "",
+	} {
+		if got := FamilyOf(name); got != fam {
+			t.Errorf("FamilyOf(%q) = %q, want %q", name, got, fam)
+		}
+	}
+	fams := Families()
+	for _, f := range []string{"find", "awk", "sort", "tar"} {
+		if fams[f] == nil {
+			t.Errorf("Families()[%q] missing", f)
+		}
+	}
+	if r := fams["tar"]([]string{"/usr/bin/gtar", "-I", "sh"}, Context{}); r == nil || !strings.Contains(r.Message, "-I") {
+		t.Errorf("path argv[0] not handled: %+v", r)
+	}
+}
+
+func TestRecognizersTolerateEmptyArgv(t *testing.T) {
+	for name, rec := range Families() {
+		for _, argv := range [][]string{nil, {}, {""}, {name}, {name, ""}, {name, "-"}, {name, "--"}} {
+			_ = rec(argv, Context{})
+		}
+	}
+}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const testToken = "test-token-0123456789abcdef"
+
+// bearer adds the token to every request.
+type bearer struct{ next http.RoundTripper }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+testToken)
+	return b.next.RoundTrip(r)
+}
+
+// startHTTP runs the binary with the http transport on a free loopback
+// port and returns the /mcp URL, the process and its audit file.
+func startHTTP(t *testing.T, env ...string) (string, *exec.Cmd, string) {
+	t.Helper()
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	auditFile := filepath.Join(t.TempDir(), "audit.jsonl")
+	cmd := exec.Command(binary, dir)
+	cmd.Env = append([]string{"PATH=/usr/bin:/bin", "MCP_SHELL_TRANSPORT=http", "MCP_SHELL_HTTP_ADDR=127.0.0.1:0",
+		"MCP_SHELL_HTTP_TOKEN=" + testToken, "MCP_SHELL_AUDIT_LOG=" + auditFile, "MCP_SHELL_LOG_LEVEL=info"}, env...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	urlRE := regexp.MustCompile(`http://127\.0\.0\.1:\d+/mcp`)
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		if u := urlRE.FindString(sc.Text()); u != "" {
+			go io.Copy(io.Discard, stderr)
+			return u, cmd, auditFile
+		}
+	}
+	t.Fatal("server never printed its URL")
+	return "", nil, ""
+}
+
+func TestHTTPTransport(t *testing.T) {
+	tools := t.TempDir()
+	script := helperScript(t, tools, "wait.sh", "echo $$ > \"$0.pid\"\nexec sleep 300\n")
+	url, cmd, auditFile := startHTTP(t, "ALLOW_COMMANDS=echo,"+script)
+	base := strings.TrimSuffix(url, "/mcp")
+
+	resp, err := http.Get(base + "/healthz")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("healthz: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	resp, err = http.Post(url, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	if err != nil || resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("no token: %v %v", resp, err)
+	}
+	resp.Body.Close()
+
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e-http", Version: "0"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	session, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer{http.DefaultTransport}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "shell_execute", Arguments: map[string]any{"command": []string{"echo", "over http"}}})
+	if err != nil || res.IsError || text(res) != "over http\n" {
+		t.Fatalf("call: %v %+v", err, res)
+	}
+
+	// SIGTERM stops the server promptly even with a call running, and the
+	// call's process does not survive it.
+	go session.CallTool(context.Background(), &mcp.CallToolParams{Name: "shell_execute", Arguments: map[string]any{"command": []string{script}}})
+	pid := waitForPID(t, script+".pid")
+	begin := time.Now()
+	cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("server did not exit within 5s of SIGTERM")
+	}
+	t.Logf("exited %v after SIGTERM", time.Since(begin))
+	if alive(pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("call's process %d outlived the server", pid)
+	}
+	audit, _ := os.ReadFile(auditFile)
+	for _, want := range []string{`"result_type":"unauthorized"`, `"result_type":"success"`, `"result_type":"cancelled"`} {
+		if !strings.Contains(string(audit), want) {
+			t.Errorf("audit lacks %s:\n%s", want, audit)
+		}
+	}
+}
+
+func TestHTTPRefusesNonLoopbackWithoutToken(t *testing.T) {
+	cmd := exec.Command(binary)
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "MCP_SHELL_TRANSPORT=http", "MCP_SHELL_HTTP_ADDR=0.0.0.0:0"}
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), "MCP_SHELL_HTTP_TOKEN") {
+		t.Fatalf("err %v out %q", err, out)
+	}
+}
