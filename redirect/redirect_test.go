@@ -364,7 +364,8 @@ func TestOpenOutputSwapRace(t *testing.T) {
 			if i%2 == 1 {
 				from = link
 			}
-			// Hard-link the current candidate into place atomically.
+			// Replace "sub" atomically by a symlink leading inside
+			// (sub.real) or outside, alternately.
 			tmp := sub + ".tmp"
 			_ = os.Remove(tmp)
 			if from == link {
@@ -375,17 +376,21 @@ func TestOpenOutputSwapRace(t *testing.T) {
 			_ = os.Rename(tmp, sub)
 		}
 	}()
+	var opened, refused int
 	for range 300 {
 		f, err := OpenOutput(dir, "sub/out.txt", false)
 		if err != nil {
 			if c := code(err); c != CodeEscape && c != CodeOutput {
 				t.Errorf("unexpected refusal %v", err)
 			}
+			refused++
 			continue
 		}
+		opened++
 		f.Close()
 	}
 	close(stop)
 	<-swapped
+	t.Logf("%d opened inside, %d refused", opened, refused)
 	assertEmpty(t, outside)
 }

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"os"
+	"sync/atomic"
 )
 
 // readChunk is the size of one read from a captured pipe.
@@ -21,6 +22,7 @@ type capture struct {
 	drain    bool
 	sink     *os.File
 	overflow chan<- string
+	live     *atomic.Int64 // Spec.Progress's counter for this stream, or nil
 
 	buf       []byte
 	kept      int64
@@ -48,6 +50,9 @@ func (c *capture) run(r *os.File) {
 
 func (c *capture) add(p []byte) {
 	c.total += int64(len(p))
+	if c.live != nil {
+		c.live.Store(c.total)
+	}
 	keep := min(int64(len(p)), c.limit-c.kept)
 	if keep > 0 {
 		c.keep(p[:keep])

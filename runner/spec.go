@@ -1,6 +1,9 @@
 package runner
 
-import "time"
+import (
+	"sync/atomic"
+	"time"
+)
 
 // Spec is one validated invocation: a pipeline of one or more stages, run
 // without a shell. The policy has already approved every field.
@@ -33,6 +36,9 @@ type Spec struct {
 	// KillGrace is the pause between SIGTERM and SIGKILL to the process
 	// group; zero means DefaultKillGrace.
 	KillGrace time.Duration
+	// Progress, when not nil, is updated with the bytes each stream has
+	// carried so far while the run goes on (for progress notifications).
+	Progress *Progress
 }
 
 // DefaultKillGrace is the pause between SIGTERM and SIGKILL.
@@ -81,4 +87,25 @@ type Result struct {
 	// StdoutFileError is the first error writing the ">"/">>" file (for
 	// example ENOSPC or EFBIG); later output was counted but not written.
 	StdoutFileError error
+}
+
+// Progress is a live count of the bytes a running call's streams have
+// carried. It is safe to read from any goroutine while Run writes it.
+type Progress struct {
+	stdout, stderr atomic.Int64
+}
+
+// Bytes returns the bytes stdout and stderr have carried so far.
+func (p *Progress) Bytes() (stdout, stderr int64) {
+	return p.stdout.Load(), p.stderr.Load()
+}
+
+func (p *Progress) counter(stream string) *atomic.Int64 {
+	if p == nil {
+		return nil
+	}
+	if stream == "stdout" {
+		return &p.stdout
+	}
+	return &p.stderr
 }

@@ -26,6 +26,9 @@ type call struct {
 	exact bool
 	// drain keeps reading past the output cap instead of stopping.
 	drain bool
+	// progress reports while the command runs; nil when the client asked
+	// for none.
+	progress *reporter
 }
 
 // requestError refuses a call's arguments outside the argv policy: bad
@@ -69,7 +72,10 @@ func (s *Server) execute(ctx context.Context, c call, rec *audit.Record) (runner
 		rec.ResultType, rec.Reason = string(runner.Cancelled), "cancelled while waiting for a free slot"
 		return runner.Result{Outcome: runner.Cancelled}, spec, nil
 	}
+	spec.Progress = &runner.Progress{}
+	stopProgress := c.progress.start(ctx, spec.Progress, spec.Timeout)
 	res, runErr := runner.Run(ctx, *spec)
+	stopProgress()
 	rec.Duration = res.Duration
 	rec.StdoutN, rec.StderrN = res.StdoutBytes, res.StderrBytes
 	rec.ReturnCode, rec.Signal = res.ExitCode, res.Signal

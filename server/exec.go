@@ -64,7 +64,7 @@ func execInputSchema() *jsonschema.Schema {
 // timeout are normal results; only refusals and launch failures are tool
 // errors.
 func (s *Server) executeCommand(ctx context.Context, req *mcp.CallToolRequest, in ExecInput) (*mcp.CallToolResult, any, error) {
-	c := call{argv: append([]string{in.Program}, in.Args...), dir: in.Cwd, stdin: in.Stdin, exact: true, drain: true}
+	c := call{argv: append([]string{in.Program}, in.Args...), dir: in.Cwd, stdin: in.Stdin, exact: true, drain: true, progress: newReporter(req)}
 	if in.TimeoutMS != nil {
 		d := time.Duration(*in.TimeoutMS) * time.Millisecond
 		c.timeout = &d

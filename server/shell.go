@@ -11,7 +11,7 @@ import (
 // argv with pipelines and redirections, text compatible with the
 // reference, and ShellOutput as structured content.
 func (s *Server) shellExecute(ctx context.Context, req *mcp.CallToolRequest, in ShellInput) (*mcp.CallToolResult, any, error) {
-	c := call{argv: in.Command, dir: in.Directory, stdin: in.Stdin, envs: in.Envs}
+	c := call{argv: in.Command, dir: in.Directory, stdin: in.Stdin, envs: in.Envs, progress: newReporter(req)}
 	if in.Timeout != nil {
 		d := time.Duration(min(*in.Timeout, 1<<30)) * time.Second
 		c.timeout = &d

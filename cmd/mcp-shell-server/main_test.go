@@ -391,3 +391,78 @@ func TestCheckCommand(t *testing.T) {
 		t.Errorf("shlex form: %d %q", code, out)
 	}
 }
+
+func TestProgressNotifications(t *testing.T) {
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	got := make(chan *mcp.ProgressNotificationParams, 100)
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "0"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) { got <- req.Params },
+	})
+	cmd := exec.Command(binary, dir)
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "ALLOW_COMMANDS=sleep,echo", "MCP_SHELL_AUDIT_LOG=" + filepath.Join(t.TempDir(), "a")}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	params := &mcp.CallToolParams{Name: "shell_execute", Arguments: map[string]any{"command": []string{"sleep", "1.3"}, "timeout": 9}}
+	params.SetProgressToken("tok-1")
+	if r, err := s.CallTool(ctx, params); err != nil || r.IsError {
+		t.Fatalf("call: %v %v", err, r)
+	}
+	if len(got) < 2 {
+		t.Fatalf("%d progress notifications for a 1.3 s command", len(got))
+	}
+	first := <-got
+	if first.ProgressToken != "tok-1" || first.Total != 9 || first.Progress <= 0 || !strings.Contains(first.Message, "stdout") {
+		t.Errorf("notification %+v", first)
+	}
+	// Without a token, none: anything arriving now must belong to tok-1.
+	if _, err := s.CallTool(ctx, &mcp.CallToolParams{Name: "shell_execute", Arguments: map[string]any{"command": []string{"sleep", "1.2"}}}); err != nil {
+		t.Fatal(err)
+	}
+	for len(got) > 0 {
+		if p := <-got; p.ProgressToken != "tok-1" {
+			t.Errorf("progress sent for a call without a token: %+v", p)
+		}
+	}
+}
+
+func TestExecuteCommandTool(t *testing.T) {
+	e := start(t, "", "ALLOW_COMMANDS=echo,false,sleep,head", "MCP_SHELL_TOOLS=shell_execute,execute_command", "MCP_SHELL_OUTPUT_LIMIT_BYTES=1000")
+	tools, err := e.session.ListTools(context.Background(), nil)
+	if err != nil || len(tools.Tools) != 2 {
+		t.Fatalf("tools %v %v", tools, err)
+	}
+	exec := func(args map[string]any) (*mcp.CallToolResult, map[string]any) {
+		res, err := e.session.CallTool(context.Background(), &mcp.CallToolParams{Name: "execute_command", Arguments: args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.IsError {
+			return res, nil
+		}
+		return res, structured(t, res)
+	}
+	if r, s := exec(map[string]any{"program": "echo", "args": []string{"|", ">", "x", ";"}}); r.IsError || s["stdout"] != "| > x ;\n" || s["exit_code"] != 0.0 {
+		t.Errorf("operators must be data: %v %v", text(r), s)
+	}
+	if r, s := exec(map[string]any{"program": "false"}); r.IsError || s["exit_code"] != 1.0 {
+		t.Errorf("non-zero exit is a normal result: %v %v", text(r), s)
+	}
+	if r, s := exec(map[string]any{"program": "sleep", "args": []string{"5"}, "timeout_ms": 300}); r.IsError || s["timed_out"] != true || s["exit_code"] != nil {
+		t.Errorf("timeout is a normal result: %v %v", text(r), s)
+	}
+	if r, s := exec(map[string]any{"program": "head", "args": []string{"-c", "5000000", "/dev/zero"}}); r.IsError || s["stdout_truncated"] != true || s["exit_code"] != 0.0 || len(s["stdout"].(string)) != 1000 {
+		t.Errorf("output past the cap is drained: %v", text(r))
+	}
+	for _, bad := range []map[string]any{
+		{"program": ""}, {"program": "rm"}, {"program": "echo", "timeout_ms": 0}, {"program": "echo", "timeout_ms": 600001}, {"program": "echo", "cwd": "/"},
+	} {
+		if r, _ := exec(bad); !r.IsError {
+			t.Errorf("%v accepted: %q", bad, text(r))
+		}
+	}
+}

@@ -1,0 +1,29 @@
+# Multi-stage build: a static binary on a small runtime image, running as a
+# non-root user, friendly to a read-only root filesystem (it writes nothing
+# outside the mounted workspace; audit goes to stderr unless configured).
+#
+#   docker build -t mcp-shell-server .
+#   docker run --rm -i --read-only --tmpfs /tmp -v "$PWD:/workspace" \
+#     --env-file deploy/example.env mcp-shell-server
+FROM golang:1.26-bookworm AS build
+WORKDIR /src
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/mcp-shell-server ./cmd/mcp-shell-server
+
+# The programs the server may run must exist in the runtime image: Debian
+# slim with git, tar and the usual text tools; add what your allowlist needs.
+FROM debian:bookworm-slim
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends git ca-certificates mawk file \
+ && rm -rf /var/lib/apt/lists/* \
+ && useradd --uid 10001 --create-home --home-dir /home/mcp --shell /usr/sbin/nologin mcp \
+ && mkdir /workspace && chown mcp:mcp /workspace
+COPY --from=build /out/mcp-shell-server /usr/local/bin/mcp-shell-server
+USER 10001:10001
+WORKDIR /workspace
+ENV MCP_SHELL_ALLOWED_DIRECTORIES=/workspace
+EXPOSE 8080
+HEALTHCHECK --interval=30s --timeout=3s CMD ["/usr/local/bin/mcp-shell-server", "--version"]
+ENTRYPOINT ["/usr/local/bin/mcp-shell-server"]
