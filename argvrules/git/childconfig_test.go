@@ -115,3 +115,34 @@ func TestChildConfigNeutralises(t *testing.T) {
 		}
 	}
 }
+
+// TestChildConfigEveryday checks that the pinned configuration does not
+// break everyday commands: each must exit 0 under ChildConfig.
+func TestChildConfigEveryday(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs git")
+	}
+	gitPath, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not installed")
+	}
+	root := oracleSandbox(t, gitPath)
+	repo := filepath.Join(root, "repo")
+	env := append(oracleEnv(root, filepath.Join(root, "marker")), ChildConfig()...)
+	for _, args := range [][]string{
+		{"status"}, {"log", "--oneline"}, {"diff", "HEAD~1"}, {"show", "--stat"},
+		{"grep", "-n", "foo"}, {"commit", "--allow-empty", "-m", "x"}, {"fetch", "../remote.git"},
+		{"ls-remote", "../remote.git"}, {"push", "../remote.git", "main:other"},
+		{"clone", "-q", "../remote.git", "../dst"}, {"config", "--list"},
+		{"rebase", "HEAD~1"}, {"stash", "list"}, {"branch", "-a"},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		cmd := exec.CommandContext(ctx, gitPath, args...)
+		cmd.Dir, cmd.Env = repo, env
+		out, err := cmd.CombinedOutput()
+		cancel()
+		if err != nil {
+			t.Errorf("git %s under ChildConfig: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+}

@@ -44,6 +44,11 @@ type optTable struct {
 	// as a flag, for tables whose dangerous letters could hide behind a
 	// letter this table does not know (grep, rebase).
 	strictShort bool
+	// noAbbrev: the parser accepts exact long names only (diff.c and
+	// revision.c, and parse-options with PARSE_OPT_KEEP_UNKNOWN_OPT as in
+	// format-patch and difftool). A prefix of a dangerous name is still
+	// refused, conservatively.
+	noAbbrev bool
 }
 
 // optEvent is one option occurrence found by parseOptions.
@@ -198,6 +203,14 @@ func resolveLong(name string, t *optTable) (spec *optSpec, unset bool, ambiguous
 			cands = append(cands, s)
 			candUnset = append(candUnset, !optNeg)
 		}
+	}
+	if t.noAbbrev {
+		for _, c := range cands {
+			if c.rule != "" {
+				return nil, false, cands
+			}
+		}
+		return nil, false, nil
 	}
 	switch len(cands) {
 	case 0:

@@ -77,7 +77,7 @@ func checkLogFamily(args []string, base int, ctx argvrules.Context, g globals) *
 }
 
 var formatPatchTable = func() optTable {
-	t := optTable{number: true}
+	t := optTable{number: true, noAbbrev: true}
 	t.opts = append(t.opts, logTable.opts...)
 	t.opts = append(t.opts, formatPatchExtra...)
 	return t

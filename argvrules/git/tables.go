@@ -216,7 +216,7 @@ var messageShortValues = map[string]string{
 // shortlog, range-diff, format-patch) that take a separate value (git 2.53;
 // these parsers do not abbreviate). Options missing here are flags, which
 // only makes the scan stricter.
-var logTable = optTable{opts: []optSpec{
+var logTable = optTable{noAbbrev: true, opts: []optSpec{
 	r("max-count", 'n'), r("", 'S'), r("", 'G'), r("", 'O'), r("", 'L'),
 	r("ignore-matching-lines", 'I'), r("skip", 0), r("since", 0), r("after", 0),
 	r("until", 0), r("before", 0), r("author", 0), r("committer", 0), r("grep", 0),
@@ -252,13 +252,13 @@ var configTable = optTable{opts: []optSpec{
 	f("path", 0), f("expiry-date", 0), f("null", 'z'), f("name-only", 0),
 	f("includes", 0), f("show-origin", 0), f("show-scope", 0), r("default", 0),
 	f("fixed-value", 0), r("comment", 0), f("all", 0), f("regexp", 0), r("url", 0),
-	r("value", 0), f("keys", 0),
+	r("value", 0), f("show-names", 0),
 }}
 
 // difftoolTable is builtin/difftool.c builtin_difftool_options (git 2.53 ∪
 // 2.39). -x/--extcmd names a diff program; -t/--tool selects one whose
 // command comes from configuration or git's mergetools library.
-var difftoolTable = optTable{opts: []optSpec{
+var difftoolTable = optTable{noAbbrev: true, opts: []optSpec{
 	f("gui", 'g'), f("dir-diff", 'd'), f("no-prompt", 'y'), f("prompt", 0),
 	f("symlinks", 0), deny(r("tool", 't'), ruleExternal), f("tool-help", 0),
 	f("trust-exit-code", 0), deny(r("extcmd", 'x'), ruleExternal), f("no-index", 0),
