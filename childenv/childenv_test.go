@@ -95,19 +95,6 @@ func TestNotAllowedMessage(t *testing.T) {
 	}
 }
 
-func TestIsSecretName(t *testing.T) {
-	for name, want := range map[string]bool{
-		"SECRET_TOKEN": true, "github_token": true, "DB_PASSWORD": true, "PASSWD": true, "MYSQL_PASS": true,
-		"AWS_ACCESS_KEY_ID": true, "OPENAI_API_KEY": true, "SSH_PRIVATE_KEY": true, "KEYRING": true,
-		"GOOGLE_CREDENTIALS": true, "AUTHORIZATION": true, "GIT_AUTHOR_NAME": true,
-		"PATH": false, "HOME": false, "LANG": false, "LC_ALL": false, "TERM": false, "": false,
-	} {
-		if got := IsSecretName(name); got != want {
-			t.Errorf("IsSecretName(%q) = %v, want %v", name, got, want)
-		}
-	}
-}
-
 func TestLookPath(t *testing.T) {
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "bin")
@@ -199,4 +186,23 @@ func FuzzBuild(f *testing.F) {
 			t.Fatalf("no PATH in %q", env)
 		}
 	})
+}
+
+func TestSteeringOverridesRefused(t *testing.T) {
+	cfg := Config{Allowlist: []string{"LD_PRELOAD", "GIT_SSH_COMMAND", "RIPGREP_CONFIG_PATH", "LANG", "HOME"}}
+	parent := func(string) (string, bool) { return "", false }
+	for _, name := range []string{"LD_PRELOAD", "GIT_SSH_COMMAND", "RIPGREP_CONFIG_PATH", "HOME"} {
+		_, err := Build(cfg, parent, map[string]string{name: "x"})
+		var na *NotAllowedError
+		if !errors.As(err, &na) || !na.Steering {
+			t.Errorf("override of %s: %v, want a steering refusal", name, err)
+		}
+	}
+	if _, err := Build(cfg, parent, map[string]string{"LANG": "C.UTF-8"}); err != nil {
+		t.Errorf("LANG override refused: %v", err)
+	}
+	env, err := Build(cfg, func(n string) (string, bool) { return "/inherited", n == "HOME" }, nil)
+	if err != nil || !slices.Contains(env, "HOME=/inherited") {
+		t.Errorf("the operator's own value must still pass: %v %v", env, err)
+	}
 }

@@ -10,8 +10,12 @@
 //   - PATH precedence: 1. PATH allowlisted: the per-call override, else the
 //     parent's PATH, passed unchanged even when empty; 2. a nonblank
 //     MCP_SHELL_SAFE_PATH exactly as configured; 3. DefaultPath.
-//   - Per-call overrides are accepted only for allowlisted names; anything
-//     else is an error the caller turns into a refusal.
+//   - Per-call overrides are accepted only for allowlisted names, and never
+//     for names that steer which code or helper a program runs (LD_*,
+//     GIT_*, RIPGREP_CONFIG_PATH, TAR_OPTIONS, PAGER, EDITOR, ...: see
+//     Steering), even when allowlisted: the operator's own value may be
+//     inherited, a request's may not. Anything else is an error the caller
+//     turns into a refusal.
 //   - LookPath searches only the child PATH and ignores relative and empty
 //     entries, so the working directory is never searched implicitly.
 //

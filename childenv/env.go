@@ -31,15 +31,20 @@ type Config struct {
 }
 
 // NotAllowedError reports a per-call override whose name is not in the
-// allowlist, or is reserved for the server.
+// allowlist, is reserved for the server, or steers how programs load code
+// or start helpers (Steering).
 type NotAllowedError struct {
 	Name     string
 	Reserved bool
+	Steering bool
 }
 
 func (e *NotAllowedError) Error() string {
 	if e.Reserved {
 		return fmt.Sprintf("environment variable %s is reserved for the server and never passed to children", e.Name)
+	}
+	if e.Steering {
+		return fmt.Sprintf("environment variable %s changes which code or helper programs a child runs and is never accepted per call (the operator may still pass the server's own value through MCP_SHELL_CHILD_ENV_ALLOWLIST)", e.Name)
 	}
 	return fmt.Sprintf("environment variable %s is not in MCP_SHELL_CHILD_ENV_ALLOWLIST", e.Name)
 }
@@ -133,6 +138,8 @@ func checkOverrides(overrides map[string]string, allowed map[string]bool) error 
 			return &NotAllowedError{Name: name, Reserved: true}
 		case !allowed[name]:
 			return &NotAllowedError{Name: name}
+		case Steering(name):
+			return &NotAllowedError{Name: name, Steering: true}
 		}
 	}
 	return nil
@@ -154,20 +161,38 @@ func childPath(cfg Config, delegated bool, parent func(string) (string, bool), o
 	return DefaultPath
 }
 
-// IsSecretName reports whether name contains, case-insensitively, one of
-// the spec's secret markers (SECRET, TOKEN, PASSWORD, PASS, PASSWD,
-// API_KEY, ACCESS_KEY, PRIVATE_KEY, KEY, CREDENTIAL, AUTH; spec "Structured
-// audit logs"). It is deliberately broad: GIT_AUTHOR_NAME matches AUTH.
-func IsSecretName(name string) bool {
-	upper := strings.ToUpper(name)
-	for _, m := range secretMarkers {
-		if strings.Contains(upper, m) {
+// steeringPrefixes and steeringNames are variables through which a request
+// could make an allowlisted program load other code or run a helper: the
+// dynamic loader, git's command and config overrides, interpreter and
+// tool option variables, pagers, editors and askpass helpers. Seen in
+// public bypasses: GIT_SSH_COMMAND, GIT_CONFIG_*, LD_PRELOAD,
+// RIPGREP_CONFIG_PATH (a config file carrying --pre), TAR_OPTIONS.
+var (
+	steeringPrefixes = []string{"LD_", "DYLD_", "GIT_", "NPM_CONFIG_", "CARGO_", "PIP_", "GCONV_"}
+	steeringNames    = map[string]bool{
+		"BASH_ENV": true, "ENV": true, "SHELLOPTS": true, "BASHOPTS": true, "PS4": true, "PROMPT_COMMAND": true, "IFS": true,
+		"RIPGREP_CONFIG_PATH": true, "TAR_OPTIONS": true, "GZIP": true, "XZ_OPT": true, "BZIP2": true,
+		"NODE_OPTIONS": true, "NODE_PATH": true, "PYTHONSTARTUP": true, "PYTHONPATH": true, "PYTHONHOME": true,
+		"PERL5OPT": true, "PERL5LIB": true, "PERLLIB": true, "RUBYOPT": true, "RUBYLIB": true,
+		"GOFLAGS": true, "GOTOOLCHAIN": true, "GOENV": true, "GOPROXY": true, "RUSTC_WRAPPER": true, "RUSTC": true,
+		"MAKEFLAGS": true, "MFLAGS": true, "MAKEFILES": true, "AWKPATH": true, "AWKLIBPATH": true,
+		"LOCPATH": true, "HOSTALIASES": true, "PAGER": true, "MANPAGER": true, "LESSOPEN": true, "LESSCLOSE": true,
+		"EDITOR": true, "VISUAL": true, "SSH_ASKPASS": true, "SUDO_ASKPASS": true, "WGETRC": true, "CURL_HOME": true,
+		"SHELL": true, "HOME": true, "XDG_CONFIG_HOME": true, "PATH": false,
+	}
+)
+
+// Steering reports whether a per-call override of name could make a child
+// load other code or run a helper program (matched case-insensitively).
+func Steering(name string) bool {
+	u := strings.ToUpper(name)
+	if steeringNames[u] {
+		return true
+	}
+	for _, p := range steeringPrefixes {
+		if strings.HasPrefix(u, p) {
 			return true
 		}
 	}
 	return false
 }
-
-// secretMarkers: PASSWORD/PASSWD are covered by PASS and the *_KEY forms by
-// KEY, but all are listed to mirror the spec's catalogue.
-var secretMarkers = []string{"SECRET", "TOKEN", "PASSWORD", "PASSWD", "PASS", "API_KEY", "ACCESS_KEY", "PRIVATE_KEY", "KEY", "CREDENTIAL", "AUTH"}

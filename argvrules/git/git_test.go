@@ -75,7 +75,8 @@ func TestCheckTable(t *testing.T) {
 		"git difftool --tool-help", "git difftool -y HEAD", "git maintenance run",
 		"git remote add origin https://example.invalid/r.git", "git notes add -m --exec",
 		"git grep -n ext", "git log --grep=next::thing",
-		"git-status", "/usr/bin/git status",
+		"git-status", "/usr/bin/git status", "git apply p.diff", "git apply -p1 --check p.diff",
+		"git apply --build-fake-ancestor=tmp.idx p.diff", "git init-db",
 	}
 	for _, s := range allow {
 		if rej := Check(split(s), testCtx); rej != nil {
@@ -146,7 +147,9 @@ func TestCheckTable(t *testing.T) {
 		"git format-patch --output-directory=/tmp HEAD~1", "git format-patch --output-dir /tmp HEAD",
 		"git format-patch --output=/tmp/x HEAD", "git archive -o /tmp/a.tar HEAD",
 		"git archive --output=../a.tar HEAD", "git -C /tmp log --output=x",
-		"git --work-tree=/ log --output=x", "git log --output=",
+		"git --work-tree=/ log --output=x", "git log --output=", "git log --out --output=/x",
+		"git apply --unsafe-paths p.diff", "git apply --uns p.diff", "git apply --build-fake-ancestor=/tmp/i p",
+		"git pack-objects /tmp/x", "git bundle create /tmp/b HEAD", "git checkout-index --prefix=/tmp/ -a",
 		// difftool / mergetool
 		"git difftool -x sh", "git difftool --extcmd=sh", "git difftool --extc sh", "git difftool -t vi",
 		"git difftool --tool=vi", "git difftool --to=vi", "git difftool -yxsh",

@@ -137,7 +137,11 @@ func oracleVariants() []oracleVariant {
 		"format-patch --output=OUTDIR/p HEAD~1", "archive -o OUTDIR/a.tar HEAD",
 		"archive --output=OUTDIR/a.tar HEAD", "archive -oOUTDIR/a.tar HEAD",
 		"archive --out=OUTDIR/a.tar HEAD", "-C OUTDIR log --output=x",
-		"log --output=inside.txt", "format-patch -o patches HEAD~1")
+		"log --output=inside.txt", "format-patch -o patches HEAD~1",
+		"log --out --output=OUTDIR/x", "log --grep --output=OUTDIR/x", "log -n --output=OUTDIR/x",
+		"log -S --output=OUTDIR/x", "diff -O --output=OUTDIR/x HEAD~1",
+		"format-patch --output-directory -o OUTDIR HEAD~1", "format-patch -v -o OUTDIR HEAD~1",
+		"format-patch -vo OUTDIR HEAD~1", "format-patch --stdout --output=OUTDIR/p HEAD~1")
 	// Remote helpers: ext:: is disabled by default; these must be refused anyway.
 	add("clone ext::CANARY ../dst", "fetch ext::CANARY", "ls-remote ext::CANARY")
 	return vs

@@ -122,6 +122,22 @@ func checkArchive(args []string, base int, ctx argvrules.Context, g globals) *ar
 	return nil
 }
 
+// checkApply refuses --unsafe-paths and confines --build-fake-ancestor.
+func checkApply(args []string, base int, ctx argvrules.Context, g globals) *argvrules.Rejection {
+	res, rej := parseAndCheck(args, base, &applyTable)
+	if rej != nil {
+		return rej
+	}
+	for _, ev := range res.events {
+		if ev.spec != nil && ev.spec.long == "build-fake-ancestor" && !ev.unset {
+			if rej := checkOutputPath(ev, g); rej != nil {
+				return rej
+			}
+		}
+	}
+	return nil
+}
+
 // configReadActions are the legacy-mode actions of builtin/config.c that
 // only read (git 2.53 ∪ 2.39).
 var configReadActions = map[string]bool{

@@ -67,14 +67,13 @@ func init() {
 		"write-tree", "read-tree", "commit-tree", "hash-object", "check-ignore",
 		"check-attr", "check-mailmap", "check-ref-format", "count-objects", "fsck",
 		"gc", "prune", "repack", "pack-refs", "verify-commit", "verify-tag", "verify-pack",
-		"name-rev", "cherry", "show-branch", "apply", "clean", "stripspace", "var",
+		"name-rev", "cherry", "show-branch", "clean", "stripspace", "var",
 		"version", "interpret-trailers", "mktag", "mktree", "merge-tree", "merge-file",
 		"sparse-checkout", "replace", "rerere", "column", "refs", "repo",
 		"last-modified", "backfill", "patch-id", "mailinfo", "mailsplit",
 		"get-tar-commit-id", "unpack-file", "prune-packed", "show-index",
-		"multi-pack-index", "commit-graph", "pack-objects", "unpack-objects",
-		"index-pack", "checkout-index", "update-server-info", "fmt-merge-msg",
-		"init-db", "replay", "request-pull", "bundle",
+		"multi-pack-index", "commit-graph", "unpack-objects", "update-server-info",
+		"fmt-merge-msg", "replay",
 	}
 	knownSubcommands = make(map[string]subCheck, len(plain)+40)
 	for _, s := range plain {
@@ -99,6 +98,8 @@ func init() {
 	knownSubcommands["difftool"] = tableCheck(&difftoolTable)
 	knownSubcommands["commit"] = tableCheck(&commitTable)
 	knownSubcommands["archive"] = checkArchive
+	knownSubcommands["apply"] = checkApply
+	knownSubcommands["init-db"] = tableCheck(&initTable)
 	knownSubcommands["config"] = checkConfig
 	knownSubcommands["help"] = checkHelp
 	knownSubcommands["bisect"] = checkBisect

@@ -281,3 +281,18 @@ var initTable = optTable{opts: []optSpec{
 	r("separate-git-dir", 0), r("initial-branch", 'b'), r("object-format", 0),
 	r("ref-format", 0),
 }}
+
+// applyTable is apply.c apply_parse_options (git 2.53 ∪ 2.39): the
+// value-taking rows, --unsafe-paths (which lets a patch write outside the
+// working tree) and --build-fake-ancestor FILE (which writes FILE).
+var applyTable = optTable{opts: []optSpec{
+	r("exclude", 0), r("include", 0), r("", 'p'), r("", 'C'), r("whitespace", 0),
+	r("directory", 0), r("build-fake-ancestor", 0),
+	deny(f("unsafe-paths", 0), ruleOutput),
+	f("stat", 0), f("numstat", 0), f("summary", 0), f("check", 0), f("index", 0),
+	f("intent-to-add", 'N'), f("cached", 0), f("apply", 0), f("3way", '3'),
+	f("reverse", 'R'), f("reject", 0), f("verbose", 'v'), f("quiet", 'q'),
+	f("recount", 0), f("allow-empty", 0), f("allow-overlap", 0), f("inaccurate-eof", 0),
+	f("ignore-space-change", 0), f("ignore-whitespace", 0), f("no-add", 0), f("binary", 0),
+	f("", 'z'),
+}}
