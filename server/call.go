@@ -60,7 +60,11 @@ func (s *Server) execute(ctx context.Context, c call, rec *audit.Record) (runner
 	}
 	rec.Stages, rec.Rule = len(plan.Stages), strings.Join(plan.Rules, ",")
 	rec.Stdin, rec.Stdout, rec.Append = plan.StdinFile != "", plan.StdoutFile != "", plan.StdoutAppend
-	s.calls.RLock()
+	// After Shutdown has begun, refuse at once rather than queue behind it.
+	if !s.calls.TryRLock() {
+		rec.ResultType, rec.Reason = string(runner.Cancelled), "the server is shutting down"
+		return runner.Result{Outcome: runner.Cancelled}, spec, nil
+	}
 	defer s.calls.RUnlock()
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()

@@ -45,7 +45,7 @@ func headline(res runner.Result, spec *runner.Spec) string {
 	case runner.OutputCapped:
 		return fmt.Sprintf("%s exceeded output limit of %d bytes", res.LimitStream, spec.OutputLimit)
 	case runner.Cancelled:
-		return "Command cancelled by the client"
+		return "Command cancelled (the client cancelled the call or the server is shutting down)"
 	}
 	if res.ExitCode != nil {
 		if *res.ExitCode == 0 {
