@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path"
+	"strings"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules/git"
@@ -20,21 +21,28 @@ func FromConfig(cfg *config.Config) *Policy {
 		Patterns:       cfg.Patterns,
 		PatternSources: cfg.PatternSources,
 		Recognizers:    recs,
-		Family: func(base string) string {
-			if base == "git" {
-				return "git"
-			}
-			return argvrules.FamilyOf(base)
-		},
+		Family:         family,
 	})
 }
+
+// family maps an argv[0] basename to its recognizer family. git's
+// "git-NAME" programs (git-upload-pack, ...) go to the git recognizer,
+// which knows that form.
+func family(base string) string {
+	if isGit(base) {
+		return "git"
+	}
+	return argvrules.FamilyOf(base)
+}
+
+func isGit(base string) bool { return base == "git" || strings.HasPrefix(base, "git-") }
 
 // ExtraEnv returns the environment entries a call's children need beyond
 // the minimal child environment: git's hardening configuration when any
 // stage runs git. stages are Plan.Stages.
 func ExtraEnv(stages [][]string) []string {
 	for _, st := range stages {
-		if len(st) > 0 && path.Base(st[0]) == "git" {
+		if len(st) > 0 && isGit(path.Base(st[0])) {
 			return git.ChildConfig()
 		}
 	}

@@ -120,7 +120,7 @@ func (s *Server) prepare(c call) (*runner.Spec, *policy.Plan, error) {
 		return spec, plan, &requestError{code: "request.env", msg: err.Error()}
 	}
 	if s.opts.ExtraEnv != nil {
-		env = append(env, s.opts.ExtraEnv(plan.Stages)...)
+		env = overlay(env, s.opts.ExtraEnv(plan.Stages))
 	}
 	spec.Stages, spec.Env = plan.Stages, env
 	spec.StdinFile, spec.StdoutFile, spec.StdoutAppend = plan.StdinFile, plan.StdoutFile, plan.StdoutAppend
@@ -161,4 +161,27 @@ func (s *Server) refused(rec *audit.Record, err error) {
 	case errors.As(err, &re):
 		rec.Rule = re.code
 	}
+}
+
+// overlay returns env with extra's entries added, an extra entry replacing
+// any entry of the same name: the hardening must win over a delegated
+// value, and a duplicated name would leave the choice to each program's
+// getenv. Empty values are kept (they are meaningful, e.g.
+// GIT_PROXY_COMMAND=).
+func overlay(env, extra []string) []string {
+	if len(extra) == 0 {
+		return env
+	}
+	names := make(map[string]bool, len(extra))
+	for _, kv := range extra {
+		name, _, _ := strings.Cut(kv, "=")
+		names[name] = true
+	}
+	out := make([]string, 0, len(env)+len(extra))
+	for _, kv := range env {
+		if name, _, _ := strings.Cut(kv, "="); !names[name] {
+			out = append(out, kv)
+		}
+	}
+	return append(out, extra...)
 }

@@ -143,3 +143,11 @@ func TestDescriptionIsSortedAndStable(t *testing.T) {
 		t.Errorf("description %q", d)
 	}
 }
+
+func TestOverlayHardeningWins(t *testing.T) {
+	got := overlay([]string{"GIT_PAGER=less", "LANG=C", "PATH=/bin"}, []string{"GIT_PAGER=cat", "GIT_PROXY_COMMAND="})
+	want := []string{"LANG=C", "PATH=/bin", "GIT_PAGER=cat", "GIT_PROXY_COMMAND="}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("overlay = %q, want %q", got, want)
+	}
+}

@@ -15,11 +15,13 @@ var pinnedConfig = [][2]string{
 	{"core.fsmonitor", "false"},
 	// Pagers only start with a terminal on stdout; pin them anyway.
 	{"core.pager", "cat"},
-	// Editors run for commit without -m, rebase -i, tag -a, merge --edit,
-	// ...; "false" makes those operations fail instead of running a
-	// repository-chosen program.
-	{"core.editor", "false"},
-	{"sequence.editor", "false"},
+	// Editors run for commit without -m, commit --amend, rebase -i and
+	// --continue, tag -a, merge --edit, ...; "true" accepts the text git
+	// proposes (an empty message still aborts the commit or tag, a todo
+	// list runs as proposed, so "rebase -i --autosquash" works) instead of
+	// running a repository-chosen program.
+	{"core.editor", "true"},
+	{"sequence.editor", "true"},
 	// ssh transport program.
 	{"core.sshCommand", "ssh"},
 	// Password prompt program; an empty value disables it.

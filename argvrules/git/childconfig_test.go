@@ -128,13 +128,21 @@ func TestChildConfigEveryday(t *testing.T) {
 	}
 	root := oracleSandbox(t, gitPath)
 	repo := filepath.Join(root, "repo")
-	env := append(oracleEnv(root, filepath.Join(root, "marker")), ChildConfig()...)
+	marker := filepath.Join(root, "marker")
+	var env []string
+	for _, e := range oracleEnv(root, marker) {
+		if !strings.HasPrefix(e, "GIT_EDITOR=") && !strings.HasPrefix(e, "GIT_SEQUENCE_EDITOR=") {
+			env = append(env, e)
+		}
+	}
+	env = append(env, ChildConfig()...)
 	for _, args := range [][]string{
 		{"status"}, {"log", "--oneline"}, {"diff", "HEAD~1"}, {"show", "--stat"},
 		{"grep", "-n", "foo"}, {"commit", "--allow-empty", "-m", "x"}, {"fetch", "../remote.git"},
 		{"ls-remote", "../remote.git"}, {"push", "../remote.git", "main:other"},
 		{"clone", "-q", "../remote.git", "../dst"}, {"config", "--list"},
 		{"rebase", "HEAD~1"}, {"stash", "list"}, {"branch", "-a"},
+		{"commit", "--allow-empty", "--amend"}, {"rebase", "-i", "--autosquash", "HEAD~2"},
 	} {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		cmd := exec.CommandContext(ctx, gitPath, args...)
@@ -144,5 +152,8 @@ func TestChildConfigEveryday(t *testing.T) {
 		if err != nil {
 			t.Errorf("git %s under ChildConfig: %v\n%s", strings.Join(args, " "), err, out)
 		}
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Errorf("a canary ran during everyday commands under ChildConfig")
 	}
 }

@@ -158,12 +158,8 @@ func checkConfig(args []string, base int, ctx argvrules.Context, g globals) *arg
 	if len(args) > 0 {
 		switch args[0] {
 		case "list", "get":
-			res, rej := parseAndCheck(args[1:], base+1, &configTable)
-			if rej != nil {
-				return rej
-			}
-			_ = res
-			return nil
+			_, rej := parseAndCheck(args[1:], base+1, &configTable)
+			return rej
 		case "set", "unset", "rename-section", "remove-section", "edit":
 			return reject(ruleConfigWrite, "config", base, args[0],
 				"git config %s changes configuration", args[0])

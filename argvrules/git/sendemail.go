@@ -363,6 +363,10 @@ func sendEmailVerdict(h geoHit) *argvrules.Rejection {
 		return reject(ruleAmbiguous, "external program", h.tok.idx, h.tok.s,
 			"%q is an ambiguous git send-email abbreviation that includes %s; refused conservatively",
 			h.tok.s, name)
+	case h.opt.selector == "cmd" && (!h.hasValue || h.value == ""):
+		return reject(ruleSendEmail, "external program", h.tok.idx, h.tok.s,
+			"%q names git send-email's program selector %s; it is refused even with an empty or missing value",
+			h.tok.s, name)
 	case h.opt.selector == "cmd":
 		return reject(ruleSendEmail, "external program", h.tok.idx, h.tok.s,
 			"%q selects git send-email's %s, which runs a program", h.tok.s, name)
