@@ -82,6 +82,8 @@ func TestEvaluate(t *testing.T) {
 		{[]string{"cat", "<", "<", "in.txt"}, CodeRedirect, 2},
 		{[]string{"echo", ">", ">>", "f"}, CodeRedirect, 2},
 		{[]string{"echo", "x", ">", "a;b"}, CodeRedirect, 3},
+		{[]string{"echo", "x", ">", ".git/config"}, CodeRedirect, 3},
+		{[]string{"echo", "x", ">>", "sub/.GIT/hooks/pre-commit"}, CodeRedirect, 3},
 		{[]string{">", "out.txt"}, CodeEmpty, 0},
 	}
 	for _, tt := range tests {

@@ -3,6 +3,7 @@ package policy
 import (
 	"errors"
 	"regexp"
+	"strings"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 )
@@ -88,6 +89,11 @@ func checkTarget(target string, at int) error {
 	}
 	if unsafeTarget.MatchString(target) {
 		return reject(CodeRedirect, at, target, "Redirection target %q contains a shell metacharacter or control character", target)
+	}
+	for part := range strings.SplitSeq(target, "/") {
+		if strings.EqualFold(part, ".git") {
+			return reject(CodeRedirect, at, target, "Redirection target %q is inside a .git directory: repository configuration and hooks there make git run programs", target)
+		}
 	}
 	return nil
 }
