@@ -14,6 +14,12 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/runner"
 )
 
+// killGrace is the pause between SIGTERM and SIGKILL to a call's process
+// group. It is short so that a cancelled call's processes are gone within
+// about 200 ms even when they ignore SIGTERM, yet long enough for git or a
+// compiler to remove lock and temporary files.
+const killGrace = 150 * time.Millisecond
+
 // call is one tool call in the terms both tools share.
 type call struct {
 	argv    []string // as the client sent it
@@ -95,7 +101,7 @@ func (s *Server) execute(ctx context.Context, c call, rec *audit.Record) (runner
 // returned even on error, carrying what was resolved (for the audit).
 func (s *Server) prepare(c call) (*runner.Spec, *policy.Plan, error) {
 	cfg := s.opts.Config
-	spec := &runner.Spec{OutputLimit: cfg.OutputLimit, Timeout: cfg.DefaultTimeout, DrainPastLimit: c.drain}
+	spec := &runner.Spec{OutputLimit: cfg.OutputLimit, Timeout: cfg.DefaultTimeout, DrainPastLimit: c.drain, KillGrace: killGrace}
 	if c.timeout != nil {
 		spec.Timeout = min(*c.timeout, cfg.MaxTimeout)
 	}

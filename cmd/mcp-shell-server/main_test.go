@@ -309,7 +309,9 @@ func TestTimeoutKillsProcessTree(t *testing.T) {
 
 func TestCancellationKillsProcessGroup(t *testing.T) {
 	tools := t.TempDir()
-	script := helperScript(t, tools, "wait.sh", "echo $$ > child.pid\nexec sleep 300\n")
+	// The script and its sleep ignore SIGTERM: only the SIGKILL after the
+	// grace period ends them.
+	script := helperScript(t, tools, "wait.sh", "trap '' TERM\necho $$ > child.pid\nsleep 300\n")
 	e := start(t, "", "ALLOW_COMMANDS="+script)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
