@@ -25,5 +25,6 @@ USER 10001:10001
 WORKDIR /workspace
 ENV MCP_SHELL_ALLOWED_DIRECTORIES=/workspace
 EXPOSE 8080
-HEALTHCHECK --interval=30s --timeout=3s CMD ["/usr/local/bin/mcp-shell-server", "--version"]
+# With MCP_SHELL_TRANSPORT=http, probe GET /healthz from the orchestrator
+# (the slim image has no HTTP client for a HEALTHCHECK of its own).
 ENTRYPOINT ["/usr/local/bin/mcp-shell-server"]

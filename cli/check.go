@@ -125,7 +125,12 @@ func judgeLine(raw []byte) Verdict {
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&ln); err != nil {
-		return Verdict{Verdict: "reject", Rule: "request.invalid", Message: "invalid line: " + err.Error()}
+		// Keep the id when the line has one, so the answer can be matched.
+		var idOnly struct {
+			ID any `json:"id"`
+		}
+		json.Unmarshal(raw, &idOnly)
+		return Verdict{ID: idOnly.ID, Verdict: "reject", Rule: "request.invalid", Message: "invalid line: " + err.Error()}
 	}
 	cfg, err := lineConfig(ln)
 	if err != nil {

@@ -61,12 +61,35 @@ func Main(args []string, s Streams) int {
 	return serve(args, s)
 }
 
-// Version is the module version the binary was built from, or "devel".
+// Version is the module version the binary was built from, or "devel",
+// followed by the VCS revision and time when the build recorded them
+// (go build in a git checkout does).
 func Version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
 	}
-	return "devel"
+	v := bi.Main.Version
+	if v == "" || v == "(devel)" {
+		v = "devel"
+	}
+	var rev, at, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value[:min(12, len(s.Value))]
+		case "vcs.time":
+			at = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "+dirty"
+			}
+		}
+	}
+	if rev != "" {
+		v += fmt.Sprintf(" (commit %s%s, %s)", rev, dirty, at)
+	}
+	return v + " " + bi.GoVersion
 }
 
 func usage(w io.Writer) {

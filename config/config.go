@@ -144,7 +144,7 @@ func validate(env Env, dirs []string, builtin bool) (*Config, error) {
 		func() error { return cfg.setCommands(env, builtin) },
 		func() error { return cfg.setPatterns(env.AllowPatterns) },
 		func() error { return cfg.setLimits(env) },
-		func() error { return cfg.setDirs(append(slices.Clone([]string(env.AllowedDirs)), dirs...)) },
+		func() error { return cfg.setDirs(dirs, env.AllowedDirs) },
 		func() error { return cfg.setLogLevel(env.LogLevel) },
 		func() error { return checkNames("MCP_SHELL_CHILD_ENV_ALLOWLIST", cfg.ChildEnvAllowlist) },
 		func() error { return cfg.setTools(env.Tools) },
@@ -219,24 +219,36 @@ func (cfg *Config) setLimits(env Env) error {
 	return nil
 }
 
-func (cfg *Config) setDirs(dirs []string) error {
-	if len(dirs) == 0 {
-		wd, err := os.Getwd()
-		if err != nil {
-			return &Error{Var: "MCP_SHELL_ALLOWED_DIRECTORIES", Problem: "cannot read the working directory: " + err.Error()}
+// setDirs sets the allowed directories: the positional arguments first
+// (so the first of them is the default working directory), then
+// MCP_SHELL_ALLOWED_DIRECTORIES, else the working directory.
+func (cfg *Config) setDirs(args, fromEnv []string) error {
+	add := func(source string, dirs []string) error {
+		for _, d := range dirs {
+			resolved, err := resolveDir(d)
+			if err != nil {
+				return &Error{Var: source, Problem: err.Error()}
+			}
+			if !slices.Contains(cfg.AllowedDirs, resolved) {
+				cfg.AllowedDirs = append(cfg.AllowedDirs, resolved)
+			}
 		}
-		dirs = []string{wd}
+		return nil
 	}
-	for _, d := range dirs {
-		resolved, err := resolveDir(d)
-		if err != nil {
-			return &Error{Var: "MCP_SHELL_ALLOWED_DIRECTORIES", Problem: err.Error()}
-		}
-		if !slices.Contains(cfg.AllowedDirs, resolved) {
-			cfg.AllowedDirs = append(cfg.AllowedDirs, resolved)
-		}
+	if err := add("directory argument", args); err != nil {
+		return err
 	}
-	return nil
+	if err := add("MCP_SHELL_ALLOWED_DIRECTORIES", fromEnv); err != nil {
+		return err
+	}
+	if len(cfg.AllowedDirs) > 0 {
+		return nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return &Error{Var: "MCP_SHELL_ALLOWED_DIRECTORIES", Problem: "cannot read the working directory: " + err.Error()}
+	}
+	return add("MCP_SHELL_ALLOWED_DIRECTORIES", []string{wd})
 }
 
 func resolveDir(d string) (string, error) {

@@ -85,7 +85,7 @@ func TestLoadFromInvalid(t *testing.T) {
 		{map[string]string{"ALLOW_PATTERNS": "("}, "", "ALLOW_PATTERNS"},
 		{map[string]string{"MCP_SHELL_LOG_LEVEL": "loud"}, "", "MCP_SHELL_LOG_LEVEL"},
 		{map[string]string{"MCP_SHELL_CHILD_ENV_ALLOWLIST": "OK,BAD-NAME"}, "", "MCP_SHELL_CHILD_ENV_ALLOWLIST"},
-		{map[string]string{}, "/nonexistent-dir-for-test", "MCP_SHELL_ALLOWED_DIRECTORIES"},
+		{map[string]string{}, "/nonexistent-dir-for-test", "directory argument"},
 		{map[string]string{"MCP_SHELL_ALLOWED_DIRECTORIES": "/etc/hostname"}, "", "MCP_SHELL_ALLOWED_DIRECTORIES"},
 	}
 	for _, tt := range tests {
@@ -108,5 +108,18 @@ func TestLoadFromRestoresEnvironment(t *testing.T) {
 	}
 	if os.Getenv("MCP_TEST_MARKER") != "kept" || os.Getenv("ALLOW_COMMANDS") != "" {
 		t.Error("process environment not restored")
+	}
+}
+
+func TestPositionalDirectoriesComeFirst(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	cfg, err := LoadFrom(map[string]string{"MCP_SHELL_ALLOWED_DIRECTORIES": a}, []string{b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ra, _ := filepath.EvalSymlinks(a)
+	rb, _ := filepath.EvalSymlinks(b)
+	if !slices.Equal(cfg.AllowedDirs, []string{rb, ra}) {
+		t.Errorf("AllowedDirs = %v, want [%s %s]", cfg.AllowedDirs, rb, ra)
 	}
 }

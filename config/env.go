@@ -16,14 +16,14 @@ type Env struct {
 	OutputLimit       int64    `envconfig:"MCP_SHELL_OUTPUT_LIMIT_BYTES" default:"1048576" desc:"cap in bytes per captured stream (stdout, stderr); redirected output counts too"`
 	ChildEnvAllowlist NameList `envconfig:"MCP_SHELL_CHILD_ENV_ALLOWLIST" desc:"comma-separated variable names children may inherit or receive through envs; PATH here delegates PATH"`
 	SafePath          string   `envconfig:"MCP_SHELL_SAFE_PATH" default:"/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin" desc:"children's PATH and the only PATH used to resolve programs (blank uses the default)"`
-	AllowedDirs       NameList `envconfig:"MCP_SHELL_ALLOWED_DIRECTORIES" desc:"comma-separated directories calls may run in (also positional arguments); default: the server's working directory"`
+	AllowedDirs       NameList `envconfig:"MCP_SHELL_ALLOWED_DIRECTORIES" desc:"comma-separated directories calls may run in; positional arguments come first, and the first directory is the default; default: the server's working directory"`
 	MaxConcurrent     int      `envconfig:"MCP_SHELL_MAX_CONCURRENT" default:"16" desc:"largest number of calls running at once; further calls wait"`
 	AuditLog          string   `envconfig:"MCP_SHELL_AUDIT_LOG" default:"stderr" desc:"where audit records go: stderr, or a file path (JSON lines, appended)"`
 	LogLevel          string   `envconfig:"MCP_SHELL_LOG_LEVEL" default:"info" desc:"diagnostic log level: debug, info, warn or error"`
 	GitSubcommands    NameList `envconfig:"MCP_SHELL_GIT_ALLOW_SUBCOMMANDS" desc:"extra git subcommands (e.g. repository aliases) to admit; unknown subcommands are refused otherwise"`
 	Tools             NameList `envconfig:"MCP_SHELL_TOOLS" default:"shell_execute" desc:"tools to expose: shell_execute (pipelines, redirection), execute_command (program + args), or both"`
 	Transport         string   `envconfig:"MCP_SHELL_TRANSPORT" default:"stdio" desc:"stdio, or http (Streamable HTTP at /mcp, bearer token required)"`
-	HTTPAddr          string   `envconfig:"MCP_SHELL_HTTP_ADDR" default:"127.0.0.1:8080" desc:"listen address for the http transport; a non-loopback address needs a token"`
+	HTTPAddr          string   `envconfig:"MCP_SHELL_HTTP_ADDR" default:"127.0.0.1:8080" desc:"listen address for the http transport (host:port)"`
 	HTTPToken         string   `envconfig:"MCP_SHELL_HTTP_TOKEN" desc:"bearer token clients must send over http (prefer MCP_SHELL_HTTP_TOKEN_FILE)"`
 	HTTPTokenFile     string   `envconfig:"MCP_SHELL_HTTP_TOKEN_FILE" desc:"file holding the bearer token for the http transport"`
 	HTTPMaxBody       int64    `envconfig:"MCP_SHELL_HTTP_MAX_BODY_BYTES" default:"8388608" desc:"largest HTTP request body in bytes"`

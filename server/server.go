@@ -206,6 +206,7 @@ func (s *Server) finishAudit(ctx context.Context, st *callState, res mcp.Result,
 		default:
 			if ctr, ok := res.(*mcp.CallToolResult); ok && ctr.IsError {
 				st.rec.Reason, st.rec.ErrorType = resultText(ctr), "invalid_arguments"
+				explainInvalid(ctr)
 			}
 		}
 	}
@@ -227,4 +228,13 @@ func resultText(r *mcp.CallToolResult) string {
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// explainInvalid rewrites the SDK's argument-validation text for the model:
+// the reference's "Input validation error:" prefix, the SDK's detail kept,
+// and a reminder of the expected shape.
+func explainInvalid(r *mcp.CallToolResult) {
+	detail := strings.TrimPrefix(resultText(r), `validating "arguments": `)
+	r.Content = []mcp.Content{&mcp.TextContent{Text: "Input validation error: " + detail +
+		` (expected {"command": ["program", "arg", ...]} with optional "stdin", "directory", "timeout" (integer seconds >= 1), "envs"; execute_command takes "program", "args", "cwd", "timeout_ms" (1..600000), "stdin")`}}
 }
