@@ -40,6 +40,10 @@ type Record struct {
 	ErrorType string
 	// Remote is the client's network address (HTTP transport), or "".
 	Remote string
+	// Sandbox is the sandbox mode (off, limits, landlock) and SandboxABI
+	// the Landlock ABI applied (0 without Landlock).
+	Sandbox    string
+	SandboxABI int
 }
 
 // Logger writes audit records as JSON lines.
@@ -76,6 +80,8 @@ func (l *Logger) Log(ctx context.Context, r Record) {
 		slog.Any("return_code", r.ReturnCode),
 		slog.Int("stages", r.Stages),
 		slog.String("rule", r.Rule),
+		slog.String("sandbox", r.Sandbox),
+		slog.Int("sandbox_abi", r.SandboxABI),
 	}
 	if r.Signal != "" {
 		attrs = append(attrs, slog.String("signal", r.Signal))

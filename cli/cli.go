@@ -21,6 +21,7 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/audit"
 	"github.com/seed-b63acb1b/mcp-shell-server/config"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
+	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 	"github.com/seed-b63acb1b/mcp-shell-server/server"
 )
 
@@ -121,9 +122,16 @@ func serve(dirs []string, s Streams) int {
 	}
 	defer closeAudit()
 	warnAtStart(log, cfg)
+	var launcher *sandbox.Launcher
+	if cfg.Launch {
+		if launcher, err = sandbox.NewLauncher(cfg.Sandbox); err != nil {
+			return configError(s.Err, &config.Error{Var: "MCP_SHELL_SANDBOX", Problem: err.Error()})
+		}
+		log.Info("children start through the launcher", "sandbox", cfg.SandboxMode, "landlock_abi", launcher.ABI())
+	}
 	srv, err := server.New(server.Options{
 		Config: cfg, Policy: policy.FromConfig(cfg), Audit: audit.New(auditW),
-		Log: log, Version: Version(), ExtraEnv: policy.ExtraEnv,
+		Log: log, Version: Version(), ExtraEnv: policy.ExtraEnv, Launcher: launcher,
 	})
 	if err != nil {
 		log.Error("cannot build the server", "err", err)

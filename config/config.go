@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/kelseyhightower/envconfig"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
 // BuiltinProfile is the read-only allowlist used when none of
@@ -65,6 +67,13 @@ type Config struct {
 	HTTPAddr    string
 	HTTPToken   string
 	HTTPMaxBody int64
+
+	// SandboxMode is "off", "limits" or "landlock". Launch is true when
+	// children start through the launcher (mode limits or landlock, or any
+	// MCP_SHELL_RLIMIT_* set); Sandbox is its configuration.
+	SandboxMode string
+	Launch      bool
+	Sandbox     sandbox.Config
 }
 
 // HasTool reports whether the named tool is exposed.
@@ -149,6 +158,7 @@ func validate(env Env, dirs []string, builtin bool) (*Config, error) {
 		func() error { return checkNames("MCP_SHELL_CHILD_ENV_ALLOWLIST", cfg.ChildEnvAllowlist) },
 		func() error { return cfg.setTools(env.Tools) },
 		func() error { return cfg.setTransport(env) },
+		func() error { return cfg.setSandbox(env) },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -367,4 +377,45 @@ func isLoopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// setSandbox builds the launcher configuration. The launcher costs one
+// extra process start per stage, so it runs only when asked for: mode
+// limits or landlock, or an explicit MCP_SHELL_RLIMIT_* value. With it,
+// unset limits take sandbox.DefaultLimits.
+func (cfg *Config) setSandbox(env Env) error {
+	cfg.SandboxMode = strings.TrimSpace(env.Sandbox)
+	mode := sandbox.ModeOff
+	switch cfg.SandboxMode {
+	case "off", "limits":
+	case "landlock":
+		mode = sandbox.ModeLandlock
+	default:
+		return &Error{Var: "MCP_SHELL_SANDBOX", Problem: fmt.Sprintf("%q is not off, limits or landlock", env.Sandbox)}
+	}
+	network := strings.TrimSpace(env.SandboxNetwork)
+	if network != "deny" && network != "allow" {
+		return &Error{Var: "MCP_SHELL_SANDBOX_NETWORK", Problem: fmt.Sprintf("%q is not deny or allow", env.SandboxNetwork)}
+	}
+	limits := sandbox.DefaultLimits()
+	explicit := false
+	for _, l := range []struct {
+		v   *uint64
+		dst *uint64
+	}{{env.RlimitCPU, &limits.CPUSeconds}, {env.RlimitAS, &limits.ASBytes}, {env.RlimitNProc, &limits.NProc}, {env.RlimitFSize, &limits.FSizeBytes}, {env.RlimitNoFile, &limits.NoFile}} {
+		if l.v != nil {
+			*l.dst, explicit = *l.v, true
+		}
+	}
+	for _, d := range env.SandboxReadDirs {
+		if !filepath.IsAbs(d) || filepath.Clean(d) != d {
+			return &Error{Var: "MCP_SHELL_SANDBOX_READ_DIRS", Problem: fmt.Sprintf("%q must be an absolute, clean path", d)}
+		}
+	}
+	cfg.Launch = cfg.SandboxMode != "off" || explicit
+	cfg.Sandbox = sandbox.Config{
+		Mode: mode, ReadDirs: env.SandboxReadDirs, WriteDirs: cfg.AllowedDirs,
+		Network: network == "allow", BestEffort: env.SandboxBestEffort, Limits: limits,
+	}
+	return nil
 }

@@ -58,6 +58,8 @@ var refused = map[string]string{
 	"nc": "network relay", "ncat": "network relay", "netcat": "network relay", "socat": "network relay",
 	"ftp": "remote shell", "mysql": "database client", "psql": "database client",
 	"sqlite3": "database client", "zip": "archiver that runs an unzip command",
+	// this server: its hidden launcher mode starts any program
+	"mcp-shell-server": "this server's own binary",
 	// container and cluster tools run arbitrary images and commands (issue 8)
 	"docker": "container runtime", "podman": "container runtime", "kubectl": "cluster client",
 	"nerdctl": "container runtime", "ctr": "container runtime",

@@ -4,6 +4,8 @@ import (
 	"os/exec"
 	"testing"
 	"time"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
 // BenchmarkRunTrue measures the runner's cost per call on the cheapest
@@ -36,6 +38,37 @@ func BenchmarkRunPipeline3(b *testing.B) {
 	for b.Loop() {
 		if _, err := Run(b.Context(), s); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRunTrueLauncher is BenchmarkRunTrue through the sandbox
+// launcher in mode off (rlimits and no_new_privs only): the difference
+// is the launcher's cost per stage.
+func BenchmarkRunTrueLauncher(b *testing.B) {
+	benchLauncher(b, sandbox.ModeOff)
+}
+
+// BenchmarkRunTrueLandlock adds the Landlock ruleset and the per-call
+// private temporary directory.
+func BenchmarkRunTrueLandlock(b *testing.B) {
+	requireLandlock(b)
+	benchLauncher(b, sandbox.ModeLandlock)
+}
+
+func benchLauncher(b *testing.B, mode string) {
+	requirePrograms(b, "/bin/true")
+	tempRoot(b)
+	dir := b.TempDir()
+	l, err := sandbox.NewLauncher(sandbox.Config{Mode: mode, WriteDirs: []string{dir}, Limits: sandbox.DefaultLimits()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := Spec{Stages: [][]string{{"/bin/true"}}, Dir: dir, Env: []string{testPath}, Timeout: 10 * time.Second, OutputLimit: 1 << 20, Sandbox: l}
+	for b.Loop() {
+		r, err := Run(b.Context(), s)
+		if err != nil || r.Outcome != Success || r.ExitCode == nil || *r.ExitCode != 0 {
+			b.Fatalf("Run: %v %v", summary(r), err)
 		}
 	}
 }

@@ -57,14 +57,23 @@ func run(ctx context.Context, s Spec) (Result, error) {
 		res.Outcome = ProcessError
 		return res, err
 	}
+	sb, err := newCallSandbox(&s)
+	if err != nil {
+		res.Outcome = ProcessError
+		return res, err
+	}
+	defer sb.cleanup()
 	pl, err := plumb(s)
 	if err != nil {
 		res.Outcome = ProcessError
 		return res, err
 	}
 	defer pl.closeParentEnds()
-	g, err := start(s, paths, pl)
+	g, err := start(s, paths, pl, sb)
 	pl.closeChildEnds() // EOF must propagate once the children close theirs
+	if err == nil {
+		err = pl.awaitExec(s, g)
+	}
 	if err != nil {
 		g.fill(&res)
 		res.Outcome = ProcessError
@@ -113,6 +122,10 @@ type plumbing struct {
 	stdoutR *os.File
 	stderrR *os.File
 	sink    *os.File // the ">" or ">>" file
+	// statusW (child ends) and statusR are per stage the launcher's status
+	// pipe (sandbox.StatusFD in the child); nil without Spec.Sandbox.
+	statusW []*os.File
+	statusR []*os.File
 }
 
 // plumb opens the "<" file, creates the pipes, and opens the ">" file last
@@ -143,6 +156,11 @@ func plumb(s Spec) (pl *plumbing, err error) {
 	}
 	for i := range pl.files {
 		pl.files[i][2] = stderrW
+	}
+	if s.Sandbox != nil {
+		if err = pl.statusPipes(s); err != nil {
+			return pl, err
+		}
 	}
 	if s.StdoutFile != "" {
 		if pl.sink, err = redirect.OpenOutput(s.Dir, s.StdoutFile, s.StdoutAppend); err != nil {
@@ -192,7 +210,12 @@ func (pl *plumbing) closeChildEnds() {
 			}
 		}
 	}
-	pl.files = nil
+	for _, f := range pl.statusW {
+		if f != nil {
+			f.Close()
+		}
+	}
+	pl.files, pl.statusW = nil, nil
 }
 
 func (pl *plumbing) closeParentEnds() {
@@ -202,11 +225,17 @@ func (pl *plumbing) closeParentEnds() {
 		}
 	}
 	pl.stdinW, pl.stdoutR, pl.stderrR, pl.sink = nil, nil, nil, nil
+	for _, f := range pl.statusR {
+		if f != nil {
+			f.Close()
+		}
+	}
+	pl.statusR = nil
 }
 
 // start launches every stage into one process group. On failure the
 // stages already started are killed and reaped before it returns.
-func start(s Spec, paths []string, pl *plumbing) (*group, error) {
+func start(s Spec, paths []string, pl *plumbing, sb *callSandbox) (*group, error) {
 	env := s.Env
 	if env == nil {
 		env = []string{} // nil would make os.StartProcess inherit the server's environment
@@ -219,10 +248,15 @@ func start(s Spec, paths []string, pl *plumbing) (*group, error) {
 			Files: pl.files[i][:],
 			Sys:   &syscall.SysProcAttr{Setpgid: true, Pgid: g.pgid},
 		}
-		p, err := os.StartProcess(paths[i], argv, attr)
+		path := paths[i]
+		if sb != nil {
+			path, argv = sb.wrap(path, argv)
+			attr.Files = append(attr.Files, pl.statusW[i])
+		}
+		p, err := os.StartProcess(path, argv, attr)
 		if err != nil {
 			g.abort()
-			return g, &LaunchError{Argv0: argv[0], Err: err}
+			return g, &LaunchError{Argv0: s.Stages[i][0], Err: err}
 		}
 		g.add(p)
 	}

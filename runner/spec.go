@@ -3,6 +3,8 @@ package runner
 import (
 	"sync/atomic"
 	"time"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
 // Spec is one validated invocation: a pipeline of one or more stages, run
@@ -39,6 +41,14 @@ type Spec struct {
 	// Progress, when not nil, is updated with the bytes each stream has
 	// carried so far while the run goes on (for progress notifications).
 	Progress *Progress
+	// Sandbox, when not nil, starts every stage through the launcher
+	// mode: "<server> sandbox.LauncherArg <config> -- <resolved path>
+	// <argv...>", which applies the rlimits, no_new_privs and (when
+	// Sandbox.Confined) the Landlock ruleset before it execs the stage.
+	// A confined call also gets a private temporary directory (mode 0700
+	// under os.TempDir, writable under the ruleset, removed when Run
+	// returns), exported as TMPDIR unless Env already sets TMPDIR.
+	Sandbox *sandbox.Launcher
 }
 
 // DefaultKillGrace is the pause between SIGTERM and SIGKILL.

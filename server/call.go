@@ -60,6 +60,10 @@ func (s *Server) execute(ctx context.Context, c call, rec *audit.Record) (runner
 	rec.Argv, rec.Env = c.argv, c.envs
 	spec, plan, err := s.prepare(c)
 	rec.Directory, rec.Timeout, rec.OutputLim = spec.Dir, spec.Timeout, spec.OutputLimit
+	rec.Sandbox, rec.SandboxABI = s.opts.Config.SandboxMode, 0
+	if s.opts.Launcher != nil {
+		rec.SandboxABI = s.opts.Launcher.ABI()
+	}
 	if err != nil {
 		s.refused(rec, err)
 		return runner.Result{}, spec, err
@@ -101,7 +105,7 @@ func (s *Server) execute(ctx context.Context, c call, rec *audit.Record) (runner
 // returned even on error, carrying what was resolved (for the audit).
 func (s *Server) prepare(c call) (*runner.Spec, *policy.Plan, error) {
 	cfg := s.opts.Config
-	spec := &runner.Spec{OutputLimit: cfg.OutputLimit, Timeout: cfg.DefaultTimeout, DrainPastLimit: c.drain, KillGrace: killGrace}
+	spec := &runner.Spec{OutputLimit: cfg.OutputLimit, Timeout: cfg.DefaultTimeout, DrainPastLimit: c.drain, KillGrace: killGrace, Sandbox: s.opts.Launcher}
 	if c.timeout != nil {
 		spec.Timeout = min(*c.timeout, cfg.MaxTimeout)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/audit"
 	"github.com/seed-b63acb1b/mcp-shell-server/config"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
+	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
 // Name is the server's MCP implementation name.
@@ -31,6 +32,9 @@ type Options struct {
 	// ExtraEnv returns environment entries added to a call's child
 	// environment for the given stages (e.g. git hardening); may be nil.
 	ExtraEnv func(stages [][]string) []string
+	// Launcher, when not nil, starts every child through the sandbox
+	// launcher (rlimits, no_new_privs, Landlock).
+	Launcher *sandbox.Launcher
 }
 
 // Server is the MCP server with its tools registered.

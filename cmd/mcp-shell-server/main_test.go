@@ -468,3 +468,26 @@ func TestExecuteCommandTool(t *testing.T) {
 		}
 	}
 }
+
+func TestLandlockSandbox(t *testing.T) {
+	outside := t.TempDir()
+	e := start(t, "", "ALLOW_COMMANDS=cp,cat", "MCP_SHELL_SANDBOX=landlock")
+	os.WriteFile(filepath.Join(e.dir, "in.txt"), []byte("data\n"), 0o644)
+	r := e.call(map[string]any{"command": []string{"cp", "in.txt", filepath.Join(outside, "x")}})
+	if !r.IsError || !strings.Contains(text(r), "Permission denied") {
+		t.Errorf("cp outside the allowed directory: %q", text(r))
+	}
+	if _, err := os.Stat(filepath.Join(outside, "x")); err == nil {
+		t.Fatal("the confined cp wrote outside the allowed directory")
+	}
+	if r := e.call(map[string]any{"command": []string{"cp", "in.txt", "copy.txt"}}); r.IsError {
+		t.Errorf("cp inside: %q", text(r))
+	}
+	if r := e.call(map[string]any{"command": []string{"cat", "/etc/hostname"}}); r.IsError {
+		t.Errorf("reading a system file: %q", text(r))
+	}
+	recs := e.auditRecords()
+	if len(recs) == 0 || recs[0]["sandbox"] != "landlock" || recs[0]["sandbox_abi"].(float64) < 4 {
+		t.Errorf("audit does not record the sandbox: %v", recs)
+	}
+}

@@ -1,0 +1,46 @@
+package sandbox
+
+import (
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// FuzzParseArgs: any launcher argv decodes to a configuration or an
+// error, never a panic; a decoded one has a known mode and a target.
+func FuzzParseArgs(f *testing.F) {
+	l := &Launcher{exe: "/x", cfg: Config{Mode: ModeLandlock, WriteDirs: []string{"/w"}, Limits: DefaultLimits()}, abi: 7}
+	_, args := l.Command("/bin/true", []string{"true", "a"}, "/tmp/t")
+	f.Add(strings.Join(args[2:], "\x00"))
+	f.Add("{}\x00--\x00/bin/true\x00true")
+	f.Add(`{"mode":"landlock","abi":99}` + "\x00--\x00/p\x00p")
+	f.Add("{\x00--")
+	f.Fuzz(func(t *testing.T, joined string) {
+		w, path, argv, err := parseArgs(strings.Split(joined, "\x00"))
+		if err != nil {
+			return
+		}
+		if w.Mode != ModeOff && w.Mode != ModeLandlock || len(argv) == 0 {
+			t.Errorf("accepted %q as mode %q path %q argv %q", joined, w.Mode, path, argv)
+		}
+		if w.ABI < 1 || w.ABI > maxABI {
+			// An out-of-range ABI must fail closed, not index presets.
+			if fd, _, err := (policy{abi: w.ABI}).rulesetFD(); err == nil {
+				syscall.Close(fd)
+				t.Errorf("ABI %d accepted", w.ABI)
+			}
+		}
+	})
+}
+
+// FuzzDecodeStatus: a non-empty report is always an error.
+func FuzzDecodeStatus(f *testing.F) {
+	f.Add(encodeStatus("exec", syscall.ENOENT, "exec /x: no such file or directory"))
+	f.Add([]byte("x"))
+	f.Add([]byte("\x00\x00"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 0 && decodeStatus(b) == nil {
+			t.Errorf("report %q decoded as success", b)
+		}
+	})
+}

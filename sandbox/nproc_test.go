@@ -1,0 +1,137 @@
+package sandbox
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// forkBomb is the test helper: it tries to start 200 background
+// processes, far more than the NPROC limit the test sets, and is bounded
+// so that a missing limit cannot harm the machine.
+const forkBomb = `#!/bin/sh
+n=0
+while [ "$n" -lt 200 ]; do
+	sleep 30 &
+	n=$((n+1))
+	echo "$n"
+done
+echo "started all"
+`
+
+// nobody is the unprivileged identity the fork-bomb test switches to when
+// it runs as root: the kernel never applies RLIMIT_NPROC to uid 0 (nor to
+// CAP_SYS_RESOURCE or CAP_SYS_ADMIN holders).
+const nobody = 65534
+
+// TestForkBombStoppedByNProc: NPROC stops a fork bomb of an allowlisted
+// helper script (run by the kernel through #!/bin/sh) under the sandbox.
+func TestForkBombStoppedByNProc(t *testing.T) {
+	requireLandlock(t)
+	requirePrograms(t, "sleep", "/bin/sh")
+	dir := t.TempDir()
+	uid := os.Getuid()
+	var cred *syscall.Credential
+	exe := ""
+	if uid == 0 {
+		// The launcher is this test binary; give the unprivileged user a
+		// copy it can execute, in a directory it can read.
+		for _, d := range []string{filepath.Dir(dir), dir} {
+			if err := os.Chmod(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		exe = filepath.Join(dir, "launcher")
+		copyExecutable(t, exe)
+		uid, cred = nobody, &syscall.Credential{Uid: nobody, Gid: nobody, Groups: []uint32{}}
+	}
+	work := filepath.Join(dir, "work")
+	if err := os.Mkdir(work, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(work, 0o777); err != nil { // umask-independent
+		t.Fatal(err)
+	}
+	bomb := filepath.Join(dir, "bomb")
+	writeFile(t, bomb, forkBomb, 0o755)
+	const headroom = 16
+	lim := DefaultLimits()
+	lim.NProc = uint64(userTasks(t, uid) + headroom)
+	l := newLauncher(t, Config{Mode: ModeLandlock, WriteDirs: []string{work}, Limits: lim})
+	if exe != "" {
+		l.exe = exe
+	}
+	o := call{l: l, dir: work, cred: cred, out: work}.run(t, bomb)
+	lines := strings.Count(o.stdout, "\n")
+	t.Logf("NPROC %d: %d started; %v", lim.NProc, lines, o)
+	if o.startErr != nil || strings.Contains(o.stdout, "started all") || lines > headroom || o.exit == 0 ||
+		!strings.Contains(strings.ToLower(o.stderr), "fork") {
+		t.Errorf("NPROC %d did not stop the fork bomb: %d started, %v", lim.NProc, lines, o)
+	}
+}
+
+// copyExecutable copies the running test binary to dst (mode 0755).
+func copyExecutable(t *testing.T, dst string) {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.Open(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, src); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// userTasks counts the tasks (threads) whose real uid is uid, which is
+// what RLIMIT_NPROC is checked against.
+func userTasks(t *testing.T, uid int) int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Skipf("no /proc: %v", err)
+	}
+	n := 0
+	for _, e := range ents {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		f, err := os.Open(filepath.Join("/proc", e.Name(), "status"))
+		if err != nil {
+			continue // exited meanwhile
+		}
+		var real, threads int
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			k, v, _ := strings.Cut(sc.Text(), ":")
+			fields := strings.Fields(v)
+			switch {
+			case k == "Uid" && len(fields) > 0:
+				real, _ = strconv.Atoi(fields[0])
+			case k == "Threads" && len(fields) > 0:
+				threads, _ = strconv.Atoi(fields[0])
+			}
+		}
+		f.Close()
+		if real == uid {
+			n += threads
+		}
+	}
+	return n
+}

@@ -1,0 +1,81 @@
+package sandbox
+
+import (
+	"fmt"
+
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
+)
+
+// KernelABI returns the Landlock ABI version the running kernel offers
+// (landlock_create_ruleset with LANDLOCK_CREATE_RULESET_VERSION), or 0
+// with the error when Landlock is not built in or not enabled at boot.
+func KernelABI() (int, error) {
+	v, err := ll.LandlockGetABIVersion()
+	if err != nil {
+		return 0, err
+	}
+	return v, nil
+}
+
+// Probe validates cfg and checks that this kernel can enforce it. It
+// returns the Landlock ABI the launcher will apply (the kernel's, capped
+// at the newest go-landlock knows; 0 in mode off), for logs and audit
+// records.
+//
+// Errors (fail closed): ErrConfig for an invalid cfg; ErrUnavailable when
+// the kernel has no Landlock, or offers less than cfg.RequiredABI() and
+// cfg.BestEffort is false; otherwise the error of building the ruleset
+// (for example a WriteDirs entry that does not exist). The message names
+// the variable to change.
+func Probe(cfg Config) (abi int, err error) {
+	if err := cfg.validate(); err != nil {
+		return 0, err
+	}
+	if !cfg.Landlock() {
+		return 0, nil
+	}
+	kernel, err := KernelABI()
+	abi, err = chooseABI(cfg, kernel, err)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := socketFilter(false); err != nil && !cfg.Network && !cfg.BestEffort {
+		return 0, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	p := policy{abi: abi, network: cfg.Network, readDirs: cfg.readDirs(), writeDirs: cfg.WriteDirs}
+	fd, _, err := p.rulesetFD()
+	if err != nil {
+		return 0, err
+	}
+	_ = unix.Close(fd)
+	return p.abi, nil
+}
+
+// chooseABI decides, from the kernel's ABI (or the error querying it),
+// which ABI to apply: the kernel's capped at maxABI, or an
+// ErrUnavailable refusal.
+func chooseABI(cfg Config, kernel int, queryErr error) (int, error) {
+	if queryErr != nil || kernel < 1 {
+		if queryErr == nil {
+			queryErr = fmt.Errorf("ABI %d", kernel)
+		}
+		return 0, fmt.Errorf("%w: MCP_SHELL_SANDBOX=landlock but this kernel does not offer Landlock (%v); "+
+			"it must be built with CONFIG_SECURITY_LANDLOCK and enabled (listed in /sys/kernel/security/lsm, or lsm= on the kernel command line)",
+			ErrUnavailable, queryErr)
+	}
+	if need := cfg.RequiredABI(); kernel < need && !cfg.BestEffort {
+		return 0, fmt.Errorf("%w: MCP_SHELL_SANDBOX=landlock needs Landlock ABI %d (%s) but this kernel offers ABI %d; "+
+			"upgrade the kernel, or set MCP_SHELL_SANDBOX_BEST_EFFORT=1 to accept what ABI %d enforces",
+			ErrUnavailable, need, abiFeature(need), kernel, kernel)
+	}
+	return min(kernel, maxABI), nil
+}
+
+// abiFeature names what the needed ABI adds, for the refusal message.
+func abiFeature(abi int) string {
+	if abi >= ABINetwork {
+		return "TCP bind/connect control, Linux 6.7"
+	}
+	return "truncate control, Linux 6.2"
+}
