@@ -193,7 +193,7 @@ func mawkRead(argv []string) awkReading {
 			break
 		}
 		if strings.HasPrefix(w, "--") {
-			if rej, end := mawkWList(argv, i, w[2:], note); rej != nil {
+			if rej, end := mawkWList(argv, i, i, w[2:], note); rej != nil {
 				r.reject = rej
 				return r
 			} else if end < 0 {
@@ -219,9 +219,8 @@ func mawkRead(argv []string) awkReading {
 			r.reject = Reject(ruleAwkProgFile, awkPolicy, i, w, "argument %d %q is -f, which %s%s", i, w, riskAwkProgFile, grammarNote(note))
 			return r
 		case 'W':
-			rej, end := mawkWList(argv, vi, value, note)
+			rej, end := mawkWList(argv, i, vi, value, note)
 			if rej != nil {
-				rej.Index, rej.Arg = i, w
 				r.reject = rej
 				return r
 			}
@@ -243,12 +242,13 @@ func mawkRead(argv []string) awkReading {
 	return r
 }
 
-// mawkWList checks a -W value (or long option text) at argv[at]: a
+// mawkWList checks a -W value (or long option text) at argv[at], given
+// by the option word argv[idx]: a
 // comma-separated list of name[=value] items, each name an abbreviation
 // of a mawk -W option. It returns a refusal for exec, and the last argv
 // index consumed (-1 when a name is unknown). A bare "exec" or a numeric
 // option without "=" takes the next word.
-func mawkWList(argv []string, at int, list, note string) (*Rejection, int) {
+func mawkWList(argv []string, idx, at int, list, note string) (*Rejection, int) {
 	end := at
 	for _, item := range strings.Split(list, ",") {
 		if item == "" {
@@ -260,8 +260,8 @@ func mawkWList(argv []string, at int, list, note string) (*Rejection, int) {
 		case "":
 			return nil, -1
 		case "exec":
-			return Reject(ruleAwkProgFile, awkPolicy, at, argv[at],
-				"argument %d %q selects mawk's -W exec, which %s and ends option processing%s", at, argv[at], riskAwkProgFile, grammarNote(note)), end
+			return Reject(ruleAwkProgFile, awkPolicy, idx, argv[idx],
+				"argument %d %q selects mawk's -W exec (as %q), which %s and ends option processing%s", idx, argv[idx], item, riskAwkProgFile, grammarNote(note)), end
 		case "random", "sprintf":
 			if !hasValue && end+1 < len(argv) {
 				end++

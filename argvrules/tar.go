@@ -268,7 +268,9 @@ func gnuTarRemote(name string) bool {
 // Tar is the recognizer of the tar family (tar, gtar, bsdtar). It checks
 // argv under both the GNU tar 1.34 and the bsdtar 3.7 grammar, whatever the
 // executable name, and refuses when either reading selects
-// --checkpoint-action (any action), -I/--use-compress-program,
+// --checkpoint-action (any action except the inert ones listed at
+// tarInertCheckpointAction, see tarAllowInertCheckpointActions),
+// -I/--use-compress-program,
 // --to-command, --rsh-command, --rmt-command or
 // -F/--info-script/--new-volume-script, in any spelling (abbreviation,
 // cluster, old-style letter, -W name in bsdtar, after operands). It also

@@ -176,6 +176,7 @@ var (
 		"PERL5OPT": true, "PERL5LIB": true, "PERLLIB": true, "RUBYOPT": true, "RUBYLIB": true,
 		"GOFLAGS": true, "GOTOOLCHAIN": true, "GOENV": true, "GOPROXY": true, "RUSTC_WRAPPER": true, "RUSTC": true,
 		"MAKEFLAGS": true, "MFLAGS": true, "MAKEFILES": true, "AWKPATH": true, "AWKLIBPATH": true,
+		"GAWK_PERSIST_FILE": true, "MAWK_LONG_OPTIONS": true, "POSIXLY_CORRECT": true, "_POSIX2_VERSION": true,
 		"LOCPATH": true, "HOSTALIASES": true, "PAGER": true, "MANPAGER": true, "LESSOPEN": true, "LESSCLOSE": true,
 		"EDITOR": true, "VISUAL": true, "SSH_ASKPASS": true, "SUDO_ASKPASS": true, "WGETRC": true, "CURL_HOME": true,
 		"SHELL": true, "HOME": true, "XDG_CONFIG_HOME": true, "PATH": false,

@@ -1,0 +1,293 @@
+package programs
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
+)
+
+// outKind says what kind of path an output option names.
+type outKind uint8
+
+const (
+	outFile outKind = iota + 1 // a file the program creates or truncates
+	outDir                     // a directory the program writes files into (it may create it)
+	outAny                     // a file, or a directory when it exists or ends in "/" (go build -o)
+)
+
+// getoptProgram is a program whose whole argv is one GNU getopt_long (or
+// getopt_long-like) grammar: a table, an operand ordering, whether the
+// program accepts unique abbreviations of long names, and the options that
+// name an output path, keyed by Option.Key (the long name, or the short
+// letter for short-only rows).
+type getoptProgram struct {
+	family  string // reason-code prefix, e.g. "wget"
+	policy  string // policy text for refused options
+	grammar string // policy text for grammar errors
+	table   *argvrules.Table
+	order   argvrules.Ordering
+	// exact is true for programs whose parser has no abbreviations (clap,
+	// curl): an abbreviation the engine resolves is an unknown option there.
+	exact bool
+	// outputs maps an option key to the kind of path its value names;
+	// values "-" (standard output) and "/dev/null" are always accepted.
+	outputs map[string]outKind
+	// operand, when set, judges each operand (make's variable assignments).
+	operand func(argv []string, ev *argvrules.Event) *argvrules.Rejection
+	// value, when set, judges each option value beyond Risk and outputs
+	// (make -f -).
+	value func(ev *argvrules.Event) *argvrules.Rejection
+}
+
+// check parses argv[1:] and returns the first refusal in argv order: a
+// risky option, an abbreviation the program would not accept, an output
+// path outside ctx.Dir, a refused operand; then the first grammar error.
+// Risky options before a grammar error are reported even though the real
+// program would stop with a usage error: that error is not relied on.
+func (g *getoptProgram) check(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+	if len(argv) == 0 {
+		return nil
+	}
+	p := g.table.Parse(argv, 1, g.order)
+	for i := range p.Events {
+		ev := &p.Events[i]
+		if r := g.event(argv, ctx, ev); r != nil {
+			return r
+		}
+	}
+	if p.Err != nil {
+		return grammarRejection(g.family, g.policy, g.grammar, p.Err, g.exact)
+	}
+	return nil
+}
+
+func (g *getoptProgram) event(argv []string, ctx argvrules.Context, ev *argvrules.Event) *argvrules.Rejection {
+	if ev.Kind == argvrules.OperandEvent {
+		if g.operand != nil {
+			return g.operand(argv, ev)
+		}
+		return nil
+	}
+	if g.exact && ev.Abbrev {
+		return argvrules.Reject(g.family+".unknown-option", g.grammar, ev.Index, ev.Word,
+			"argument %d %q abbreviates %s, but %s accepts only exact long option names (only known options are allowed)",
+			ev.Index, ev.Word, ev.Opt.Display(), g.table.Program)
+	}
+	if ev.Opt.Risky(ev.HasValue) {
+		return optionRejection(ev, g.policy)
+	}
+	if kind := g.outputs[optKey(ev.Opt)]; kind != 0 && ev.HasValue {
+		if r := outputValue(ctx, g.family, ev, kind); r != nil {
+			return r
+		}
+	}
+	if g.value != nil {
+		return g.value(ev)
+	}
+	return nil
+}
+
+// optKey is the identity used in getoptProgram.outputs.
+func optKey(o *argvrules.Option) string {
+	switch {
+	case o.Key != "":
+		return o.Key
+	case o.Long != "":
+		return o.Long
+	default:
+		return string(o.Short)
+	}
+}
+
+// describe says how argv word ev.Word selects ev.Opt.
+func describe(ev *argvrules.Event) string {
+	canon := ev.Opt.Display()
+	switch {
+	case ev.Abbrev:
+		return fmt.Sprintf("argument %d %q is an abbreviation of %s", ev.Index, ev.Word, canon)
+	case ev.Cluster:
+		return fmt.Sprintf("argument %d %q contains %s (%s) in a short-option cluster", ev.Index, ev.Word, ev.Name, canon)
+	case canon != ev.Name && !strings.HasPrefix(ev.Name, "--"):
+		return fmt.Sprintf("argument %d %q is %s (%s)", ev.Index, ev.Word, ev.Name, canon)
+	default:
+		return fmt.Sprintf("argument %d %q selects %s", ev.Index, ev.Word, canon)
+	}
+}
+
+// optionRejection refuses a risky option event with its Rule and Risk.
+func optionRejection(ev *argvrules.Event, policy string) *argvrules.Rejection {
+	return argvrules.Reject(ev.Opt.Rule, policy, ev.Index, ev.Word, "%s, which %s", describe(ev), ev.Opt.Risk)
+}
+
+// grammarRejection refuses an argv the grammar does not accept. For an
+// ambiguous abbreviation whose candidates include a risky option the
+// message names the risky reading. exact programs (no abbreviations) see
+// every non-exact long name as unknown.
+func grammarRejection(family, policy, grammar string, e *argvrules.ParseError, exact bool) *argvrules.Rejection {
+	if e.Kind == argvrules.ErrAmbiguous {
+		names := make([]string, 0, len(e.Candidates))
+		var risky []string
+		for _, c := range e.Candidates {
+			names = append(names, c.Display())
+			if c.Risk != "" {
+				risky = append(risky, c.Display()+" "+c.Risk)
+			}
+		}
+		if exact {
+			return argvrules.Reject(family+".unknown-option", grammar, e.Index, e.Word,
+				"argument %d %q is not an exact option name, and %s accepts no abbreviations (only known options are allowed)",
+				e.Index, e.Word, e.Program)
+		}
+		detail := fmt.Sprintf("argument %d %q is an ambiguous abbreviation in %s: it could be %s",
+			e.Index, e.Word, e.Program, strings.Join(names, ", "))
+		pol := grammar
+		if len(risky) > 0 {
+			detail += "; the reading " + strings.Join(risky, "; the reading ")
+			pol = policy
+		}
+		return argvrules.Reject(family+".ambiguous-option", pol, e.Index, e.Word, "%s", detail)
+	}
+	rule := family + ".unknown-option"
+	switch e.Kind {
+	case argvrules.ErrMissingValue:
+		rule = family + ".missing-value"
+	case argvrules.ErrUnexpectedValue:
+		rule = family + ".unexpected-value"
+	}
+	return argvrules.Reject(rule, grammar, e.Index, e.Word, "%s (only known options are allowed)", e.Error())
+}
+
+// harmlessOutput reports whether an output value needs no containment:
+// "-" (standard output in every program here), /dev/null and the
+// process's own /dev/stdout and /dev/stderr.
+func harmlessOutput(v string) bool {
+	switch v {
+	case "-", "/dev/null", "/dev/stdout", "/dev/stderr":
+		return true
+	}
+	return false
+}
+
+// outputValue checks the path named by an output option's value.
+func outputValue(ctx argvrules.Context, family string, ev *argvrules.Event, kind outKind) *argvrules.Rejection {
+	if harmlessOutput(ev.Value) {
+		return nil
+	}
+	word := ev.Word
+	if ev.ValueIndex >= 0 && ev.ValueIndex != ev.Index {
+		word = ev.Word + " " + ev.Value
+	}
+	return outputPath(ctx, family, ev.Index, word, ev.Value, kind)
+}
+
+// outputPath is argvrules.OutputPath for files, and the same lexical rules
+// plus an os.Root walk for directories (a directory target may not exist
+// yet: the deepest existing ancestor must be a directory inside ctx.Dir).
+func outputPath(ctx argvrules.Context, family string, index int, arg, p string, kind outKind) *argvrules.Rejection {
+	const policy = "output path outside the working directory"
+	if kind == outAny && (strings.HasSuffix(p, "/") || isDirInside(ctx, p)) {
+		kind = outDir
+	}
+	if kind != outDir && (ctx.Dir == "" || redirect.Check(p) != nil || isDirInside(ctx, path.Dir(p))) {
+		return argvrules.OutputPath(ctx, family, policy, index, arg, p)
+	}
+	// A directory, or a file whose parent does not exist yet (curl
+	// --create-dirs, go build -o bin/app): nothing below the deepest
+	// existing ancestor can be a symlink, so that ancestor decides.
+	err := containedDir(ctx.Dir, p)
+	if err == nil {
+		return nil
+	}
+	why := err.Error()
+	var re *redirect.Error
+	if errors.As(err, &re) {
+		why = re.Message
+	}
+	what := "writes into the directory"
+	if kind != outDir {
+		what = "writes to"
+	}
+	return argvrules.Reject(family+".output-path", policy, index, arg,
+		"argument %d %q %s %q, which must stay inside the working directory (%s)", index, arg, what, p, why)
+}
+
+// isDirInside reports whether p names an existing directory inside dir.
+func isDirInside(ctx argvrules.Context, p string) bool {
+	if ctx.Dir == "" || redirect.Check(p) != nil {
+		return false
+	}
+	root, err := os.OpenRoot(ctx.Dir)
+	if err != nil {
+		return false
+	}
+	defer root.Close()
+	fi, err := root.Stat(strings.TrimSuffix(p, "/"))
+	return err == nil && fi.IsDir()
+}
+
+// errNotDir is returned by containedDir when a component is not a directory.
+var errNotDir = errors.New("not a directory")
+
+// containedDir checks a directory target: redirect.Check's lexical rules,
+// then, when dir is known, the deepest existing ancestor of p must resolve
+// through os.Root (no symlink leading outside) to a directory.
+func containedDir(dir, p string) error {
+	if err := redirect.Check(p); err != nil {
+		return err
+	}
+	if dir == "" {
+		return nil
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return fmt.Errorf("working directory %q: %w", dir, err)
+	}
+	defer root.Close()
+	for q := path.Clean(p); ; q = path.Dir(q) {
+		fi, err := root.Stat(q)
+		switch {
+		case err == nil && fi.IsDir():
+			return nil
+		case err == nil:
+			return fmt.Errorf("%q: %w", q, errNotDir)
+		case !errors.Is(err, fs.ErrNotExist):
+			return fmt.Errorf("%q: %w", q, err)
+		}
+		if q == "." || q == "/" {
+			return nil
+		}
+	}
+}
+
+// baseName returns the last path element of argv[0] ("" for empty argv).
+func baseName(argv []string) string {
+	if len(argv) == 0 {
+		return ""
+	}
+	s := argv[0]
+	if i := strings.LastIndexAny(s, `/\`); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
+}
+
+// longName splits a Go-flag or nopt style option word ("-name",
+// "--name", "-name=value", "--name=value") into its name and value.
+// ok is false for words that are not options ("-", "--", "", operands).
+func longName(w string) (name, value string, hasValue, ok bool) {
+	if len(w) < 2 || w[0] != '-' || w == "--" {
+		return "", "", false, false
+	}
+	s := strings.TrimPrefix(w[1:], "-")
+	if s == "" {
+		return "", "", false, false
+	}
+	name, value, hasValue = strings.Cut(s, "=")
+	return name, value, hasValue, true
+}

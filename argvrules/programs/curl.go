@@ -1,0 +1,86 @@
+package programs
+
+import (
+	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+)
+
+// curlRisks are the curl options refused outright, by long name.
+var curlRisks = map[string]string{
+	"engine":               "loads an OpenSSL crypto engine, a shared library of its choosing, into curl",
+	"config":               "reads further curl options from a file (or standard input with -K -), which this check cannot see",
+	"unix-socket":          "connects to a local Unix socket such as a container daemon's, whose API runs programs",
+	"abstract-unix-socket": "connects to a local abstract Unix socket such as a daemon's control socket",
+}
+
+// curlOutputs are the curl options that name a file or directory curl
+// writes; "-" and /dev/null are always accepted.
+var curlOutputs = map[string]outKind{
+	"output":      outFile,
+	"dump-header": outFile,
+	"output-dir":  outDir,
+	"cookie-jar":  outFile,
+	"trace":       outFile,
+	"trace-ascii": outFile,
+	"libcurl":     outFile,
+	"stderr":      outFile,
+	"etag-save":   outFile,
+	"hsts":        outFile,
+	"alt-svc":     outFile,
+}
+
+// annotate returns opts with Risk and Rule set on the rows named in risks.
+func annotate(opts []argvrules.Option, rule string, risks map[string]string) []argvrules.Option {
+	out := append([]argvrules.Option(nil), opts...)
+	for i := range out {
+		if r, ok := risks[out[i].Long]; ok {
+			out[i].Risk, out[i].Rule = r, rule
+		}
+	}
+	return out
+}
+
+var curlProgram = &getoptProgram{
+	family:  "curl",
+	policy:  "curl external code or output",
+	grammar: "curl option grammar",
+	table:   argvrules.NewTable("curl 7.88", false, withNegations(annotate(curlBase, "curl.exec-option", curlRisks))),
+	order:   argvrules.Permute,
+	exact:   true,
+	outputs: curlOutputs,
+	value:   curlValue,
+}
+
+// curlValue refuses a -w/--write-out format that uses %output{FILE}
+// (curl 8.3+), which writes the rest of the output to FILE, and a format
+// read from a file (-w @FILE, -w @- for standard input).
+func curlValue(ev *argvrules.Event) *argvrules.Rejection {
+	if ev.Opt.Long == "write-out" && strings.HasPrefix(ev.Value, "@") {
+		return argvrules.Reject("curl.output-path", "output path outside the working directory", ev.Index, ev.Word,
+			"%s reading the format from %q, which this check cannot see and which may use %%output{FILE} to write a file (curl 8.3+)", describe(ev), ev.Value[1:])
+	}
+	if ev.Opt.Long == "write-out" && strings.Contains(ev.Value, "%output{") {
+		return argvrules.Reject("curl.output-path", "output path outside the working directory", ev.Index, ev.Word,
+			"%s with a %%output{FILE} variable, which writes to a file of its own choosing (curl 8.3+)", describe(ev))
+	}
+	return nil
+}
+
+// Curl is the recognizer of curl. It parses argv with the curl 7.88
+// option table (exact long names only; curl does not abbreviate;
+// "--no-NAME" for booleans; short clusters such as -sSLo FILE; options
+// after URLs; "--" ends options). Refused: --engine (loads a shared
+// library), -K/--config (options from a file or standard input),
+// --unix-socket and --abstract-unix-socket (local daemon sockets, whose
+// APIs can run programs), and -w/--write-out formats with %output{FILE}.
+// Files curl writes by option must stay inside the working directory:
+// -o/--output, -D/--dump-header, --output-dir (a directory),
+// -c/--cookie-jar, --trace, --trace-ascii, --libcurl, --stderr,
+// --etag-save, --hsts and --alt-svc ("-" and /dev/null are accepted).
+// Delegated: what curl reads (file:// URLs, -T/--upload-file, -d @FILE,
+// -F name=@FILE, -K's absence still leaves ~/.curlrc), file names chosen
+// by -O/-J inside the working directory, and network access.
+func Curl(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+	return curlProgram.check(argv, ctx)
+}

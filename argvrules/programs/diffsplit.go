@@ -1,0 +1,124 @@
+package programs
+
+import "github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+
+const (
+	riskSplitFilter = "runs a shell command for every output chunk"
+	riskDiffProgram = "runs a program of its choosing instead of diff"
+	riskSdiffOutput = "starts sdiff's interactive merge, whose 'e' commands (read from standard input) run an editor (ed by default, which has a '!' shell escape)"
+)
+
+// splitTable is the GNU coreutils 9.x split option table ("split --help",
+// coreutils 9.1), with the obsolete -NUMBER form (split -1000 f) modelled
+// as the digit letters split's short-option string contains.
+var splitTable = argvrules.NewTable("GNU split 9.x", false, append([]argvrules.Option{
+	{Long: "suffix-length", Short: 'a', Arg: argvrules.RequiredArg},
+	{Long: "additional-suffix", Arg: argvrules.RequiredArg},
+	{Long: "bytes", Short: 'b', Arg: argvrules.RequiredArg},
+	{Long: "line-bytes", Short: 'C', Arg: argvrules.RequiredArg},
+	{Short: 'd'},
+	{Long: "numeric-suffixes", Arg: argvrules.OptionalArg},
+	{Short: 'x'},
+	{Long: "hex-suffixes", Arg: argvrules.OptionalArg},
+	{Long: "elide-empty-files", Short: 'e'},
+	{Long: "filter", Arg: argvrules.RequiredArg, Risk: riskSplitFilter, Rule: "split.exec-option"},
+	{Long: "lines", Short: 'l', Arg: argvrules.RequiredArg},
+	{Long: "number", Short: 'n', Arg: argvrules.RequiredArg},
+	{Long: "separator", Short: 't', Arg: argvrules.RequiredArg},
+	{Long: "unbuffered", Short: 'u'},
+	{Long: "verbose"},
+	{Long: "io-blksize", Arg: argvrules.RequiredArg}, // undocumented test option
+	{Long: "help"},
+	{Long: "version"},
+}, digitOptions()...))
+
+// digitOptions returns short rows for 0-9 (obsolete -NUMBER line counts).
+func digitOptions() []argvrules.Option {
+	out := make([]argvrules.Option, 0, 10)
+	for c := byte('0'); c <= '9'; c++ {
+		out = append(out, argvrules.Option{Short: c})
+	}
+	return out
+}
+
+var splitProgram = &getoptProgram{
+	family: "split", policy: "split external program", grammar: "split option grammar",
+	table: splitTable, order: argvrules.Permute,
+}
+
+// Split is the recognizer of GNU split. It refuses --filter=COMMAND in
+// every getopt_long spelling (--filter CMD, --fil=CMD, after operands).
+// The output PREFIX operand is delegated: split writes PREFIXaa, PREFIXab
+// ... where the operand says, like cp's destination.
+func Split(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+	return splitProgram.check(argv, ctx)
+}
+
+// sdiffTable is the GNU diffutils 3.x sdiff option table ("sdiff --help",
+// diffutils 3.8).
+var sdiffTable = argvrules.NewTable("GNU sdiff 3.x", false, []argvrules.Option{
+	{Long: "output", Short: 'o', Arg: argvrules.RequiredArg, Risk: riskSdiffOutput, Rule: "sdiff.interactive"},
+	{Long: "ignore-case", Short: 'i'},
+	{Long: "ignore-tab-expansion", Short: 'E'},
+	{Long: "ignore-trailing-space", Short: 'Z'},
+	{Long: "ignore-space-change", Short: 'b'},
+	{Long: "ignore-all-space", Short: 'W'},
+	{Long: "ignore-blank-lines", Short: 'B'},
+	{Long: "ignore-matching-lines", Short: 'I', Arg: argvrules.RequiredArg},
+	{Long: "strip-trailing-cr"},
+	{Long: "text", Short: 'a'},
+	{Long: "width", Short: 'w', Arg: argvrules.RequiredArg},
+	{Long: "left-column", Short: 'l'},
+	{Long: "suppress-common-lines", Short: 's'},
+	{Long: "expand-tabs", Short: 't'},
+	{Long: "tabsize", Arg: argvrules.RequiredArg},
+	{Long: "minimal", Short: 'd'},
+	{Long: "speed-large-files", Short: 'H'},
+	{Long: "diff-program", Arg: argvrules.RequiredArg, Risk: riskDiffProgram, Rule: "sdiff.exec-option"},
+	{Long: "help"},
+	{Long: "version", Short: 'v'},
+})
+
+var sdiffProgram = &getoptProgram{
+	family: "sdiff", policy: "sdiff external program", grammar: "sdiff option grammar",
+	table: sdiffTable, order: argvrules.Permute,
+}
+
+// Sdiff is the recognizer of GNU sdiff. It refuses --diff-program=PROG
+// and -o/--output FILE: -o is sdiff's interactive merge mode, which reads
+// commands from standard input, and its 'e' commands start an editor
+// (EDITOR, else ed) whose shell escape the same input can drive.
+func Sdiff(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+	return sdiffProgram.check(argv, ctx)
+}
+
+// diff3Table is the GNU diffutils 3.x diff3 option table ("diff3 --help",
+// diffutils 3.8).
+var diff3Table = argvrules.NewTable("GNU diff3 3.x", false, []argvrules.Option{
+	{Long: "show-all", Short: 'A'},
+	{Long: "ed", Short: 'e'},
+	{Long: "show-overlap", Short: 'E'},
+	{Long: "easy-only", Short: '3'},
+	{Long: "overlap-only", Short: 'x'},
+	{Short: 'X'},
+	{Short: 'i'},
+	{Long: "merge", Short: 'm'},
+	{Long: "text", Short: 'a'},
+	{Long: "strip-trailing-cr"},
+	{Long: "initial-tab", Short: 'T'},
+	{Long: "diff-program", Arg: argvrules.RequiredArg, Risk: riskDiffProgram, Rule: "diff3.exec-option"},
+	{Long: "label", Short: 'L', Arg: argvrules.RequiredArg},
+	{Long: "help"},
+	{Long: "version", Short: 'v'},
+})
+
+var diff3Program = &getoptProgram{
+	family: "diff3", policy: "diff3 external program", grammar: "diff3 option grammar",
+	table: diff3Table, order: argvrules.Permute,
+}
+
+// Diff3 is the recognizer of GNU diff3: it refuses --diff-program=PROG in
+// every getopt_long spelling. diff3 writes only to standard output.
+func Diff3(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+	return diff3Program.check(argv, ctx)
+}
