@@ -1,20 +1,25 @@
 package policy
 
 import (
+	"maps"
 	"path"
 	"strings"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules/git"
+	"github.com/seed-b63acb1b/mcp-shell-server/argvrules/programs"
 	"github.com/seed-b63acb1b/mcp-shell-server/config"
 )
 
 // FromConfig builds the policy the server runs with: cfg's allowlist and
 // patterns, and every program family's recognizer (argvrules for find, awk,
 // sort and tar; argvrules/git for git, admitting cfg.GitSubcommands as
-// extra subcommands).
+// extra subcommands; argvrules/programs for rg, split, sdiff, diff3, wget,
+// curl, make, go, npm, pnpm, yarn, pip, cargo, zip, docker, podman,
+// kubectl and file).
 func FromConfig(cfg *config.Config) *Policy {
 	recs := argvrules.Families()
+	maps.Copy(recs, programs.Families())
 	recs["git"] = git.New(git.Options{AllowSubcommands: cfg.GitSubcommands})
 	return New(Config{
 		Commands:       cfg.Commands,
@@ -32,7 +37,10 @@ func family(base string) string {
 	if isGit(base) {
 		return "git"
 	}
-	return argvrules.FamilyOf(base)
+	if f := argvrules.FamilyOf(base); f != "" {
+		return f
+	}
+	return programs.FamilyOf(base)
 }
 
 func isGit(base string) bool { return base == "git" || strings.HasPrefix(base, "git-") }

@@ -60,8 +60,8 @@ var refused = map[string]string{
 	"sqlite3": "database client", "zip": "archiver that runs an unzip command",
 	// this server: its hidden launcher mode starts any program
 	"mcp-shell-server": "this server's own binary",
-	// container and cluster tools run arbitrary images and commands (issue 8)
-	"docker": "container runtime", "podman": "container runtime", "kubectl": "cluster client",
+	// container runtimes without a read-only recognizer (docker, podman and
+	// kubectl have one in argvrules/programs)
 	"nerdctl": "container runtime", "ctr": "container runtime",
 }
 

@@ -197,7 +197,7 @@ func Kubectl(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 			continue
 		}
 		flag, value, hasValue := strings.Cut(w, "=")
-		if kubectlRefusedFlags[flag] {
+		if kubectlRefusedFlags[flag] || kubectlClusterServer(w) {
 			return argvrules.Reject("kubectl.global-option", containerPolicy, j, w,
 				"argument %d %q selects another API server or a kubeconfig/kuberc file, which can name credential programs and aliases", j, w)
 		}
@@ -240,9 +240,33 @@ func Kubectl(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 	return nil
 }
 
-// kubectlBoolFlag lists the common kubectl flags that take no value.
-func kubectlBoolFlag(flag string) bool {
-	return set("-A", "--all-namespaces", "-w", "--watch", "--insecure-skip-tls-verify",
-		"--match-server-version", "--warnings-as-errors", "-h", "--help", "--show-labels",
-		"--no-headers", "--previous", "-p", "--timestamps", "-q", "--quiet")[flag]
+// kubectlValueShorthands are kubectl shorthands that take a value (the
+// rest of a cluster after them is that value).
+var kubectlValueShorthands = set("n", "o", "l", "c", "f", "v", "L", "k", "e", "i", "t", "r")
+
+// kubectlClusterServer reports whether the single-dash cluster w reaches
+// the -s (--server) shorthand the way pflag reads it: shorthands are
+// taken left to right until one that takes a value, which consumes the
+// rest. Unknown letters are assumed to be flags (conservative).
+func kubectlClusterServer(w string) bool {
+	if strings.HasPrefix(w, "--") || len(w) < 3 {
+		return false
+	}
+	for _, c := range w[1:] {
+		switch {
+		case c == 's':
+			return true
+		case kubectlValueShorthands[string(c)]:
+			return false
+		}
+	}
+	return false
 }
+
+// kubectlBoolFlags are the common kubectl flags that take no value.
+var kubectlBoolFlags = set("-A", "--all-namespaces", "-w", "--watch", "--insecure-skip-tls-verify",
+	"--match-server-version", "--warnings-as-errors", "-h", "--help", "--show-labels",
+	"--no-headers", "--previous", "-p", "--timestamps", "-q", "--quiet")
+
+// kubectlBoolFlag reports whether flag is known to take no value.
+func kubectlBoolFlag(flag string) bool { return kubectlBoolFlags[flag] }

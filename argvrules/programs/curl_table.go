@@ -81,7 +81,7 @@ var curlBase = []argvrules.Option{
 	{Long: "haproxy-protocol"},
 	{Long: "head", Short: 'I'},
 	{Long: "header", Short: 'H', Arg: argvrules.RequiredArg},
-	{Long: "help", Short: 'h', Arg: argvrules.RequiredArg},
+	{Long: "help", Short: 'h'}, // optional category; help exits before any transfer
 	{Long: "hostpubmd5", Arg: argvrules.RequiredArg},
 	{Long: "hostpubsha256", Arg: argvrules.RequiredArg},
 	{Long: "hsts", Arg: argvrules.RequiredArg},

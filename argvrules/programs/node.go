@@ -79,6 +79,20 @@ func nodeRiskOption(w string) (key string, ok bool) {
 	return "", false
 }
 
+// nodeBoolFlags are common npm, pnpm and yarn flags that take no value,
+// so the word after them is the command (npm -g install x).
+var nodeBoolFlags = map[string]bool{
+	"-g": true, "-D": true, "-S": true, "-E": true, "-O": true, "-P": true, "-B": true,
+	"-y": true, "-s": true, "-q": true, "-d": true, "-l": true, "-f": true, "-r": true, "-w": true,
+	"--global": true, "--save": true, "--save-dev": true, "--save-exact": true,
+	"--save-optional": true, "--save-prod": true, "--yes": true, "--silent": true,
+	"--quiet": true, "--force": true, "--legacy-peer-deps": true, "--offline": true,
+	"--prefer-offline": true, "--dry-run": true, "--json": true, "--long": true,
+	"--ignore-scripts": true, "--workspaces": true, "--if-present": true, "--verbose": true,
+	"--foreground-scripts": true, "--recursive": true, "--frozen-lockfile": true,
+	"--include-workspace-root": true, "--production": true, "--dev": true,
+}
+
 // nodeCommands returns the candidate subcommand positions of an npm-style
 // argv: the first word that is not an option, and, when the word before
 // it is an option written without "=" (which may have taken it as its
@@ -95,7 +109,8 @@ func nodeCommands(argv []string) []int {
 		}
 		out = append(out, j)
 		prev := argv[j-1]
-		if j == 1 || !strings.HasPrefix(prev, "-") || strings.Contains(prev, "=") || len(out) == 2 {
+		if j == 1 || !strings.HasPrefix(prev, "-") || strings.Contains(prev, "=") || len(out) == 2 ||
+			nodeBoolFlags[prev] || strings.HasPrefix(prev, "--no-") {
 			break
 		}
 	}

@@ -231,7 +231,9 @@ func TestOracleRg(t *testing.T) {
 		{"--pre-glob=*", "--pre=CANARY"}, {"--hyperlink-format={host}", "--hostname-bin=CANARY"}} {
 		vs = append(vs, around(f, ops)...)
 	}
-	vs = append(vs, v("-e", "--pre=CANARY", "."), v("--", "--pre=CANARY", "."), v("--regexp", "-z", "."),
+	vs = append(vs, v("--engine", "--pre=CANARY", "TODO", "."), v("--engine", "-z", "TODO", "."),
+		v("--glob", "--pre=CANARY", "TODO", "."), v("--replace", "--pre=CANARY", "TODO", "."),
+		v("-e", "--pre=CANARY", "."), v("--", "--pre=CANARY", "."), v("--regexp", "-z", "."),
 		v("TODO", "notes.txt.gz"), v("-n", "TODO"))
 	runOracle(t, "rg", Rg, "", vs, true)
 }
@@ -303,6 +305,9 @@ func TestOracleWget(t *testing.T) {
 				vs = append(vs, around(f, ops)...)
 			}
 		}
+	}
+	for _, opt := range []string{"--backups", "--report-speed", "--restrict-file-names"} {
+		vs = append(vs, v(opt, "-O", "OUTSIDE/doc", "URL"), v(opt, "--use-askpass=CANARY", "URL"))
 	}
 	vs = append(vs, v("-q", "URL"), v("-O", "-", "URL"), v("-O", "in.txt", "URL"), v("-P", "sub", "URL"),
 		v("--use-askpass=CANARY", "http://127.0.0.1:9/"))

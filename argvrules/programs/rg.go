@@ -130,6 +130,23 @@ var rgProgram = &getoptProgram{
 	table:   rgTable,
 	order:   argvrules.Permute,
 	exact:   true,
+	value:   rgValue,
+}
+
+// rgOptionalWhenHyphen are the options ripgrep 13 (clap 2) does not give
+// a separate value that starts with "-": "--engine --pre=CMD" is --engine
+// with its default and then --pre there, while ripgrep 14 reads --pre=CMD
+// as the engine name. Found by TestTablesMatchPrograms.
+var rgOptionalWhenHyphen = map[string]bool{"engine": true}
+
+// rgValue refuses the reading on which the two ripgrep versions differ.
+func rgValue(ev *argvrules.Event) *argvrules.Rejection {
+	if !rgOptionalWhenHyphen[ev.Opt.Long] || ev.ValueIndex == ev.Index || len(ev.Value) < 2 || ev.Value[0] != '-' {
+		return nil
+	}
+	return argvrules.Reject("rg.ambiguous-value", "ripgrep option grammar", ev.ValueIndex, ev.Value,
+		"argument %d %q follows %s: ripgrep 14 reads it as that option's value, but ripgrep 13 reads it as an option of its own (write %s=VALUE)",
+		ev.ValueIndex, ev.Value, ev.Opt.Display(), ev.Opt.Display())
 }
 
 // Rg is the recognizer of ripgrep (rg). It parses argv with the union of

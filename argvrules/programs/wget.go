@@ -22,8 +22,8 @@ var wgetBase = []argvrules.Option{
 	{Long: "debug", Short: 'd'},
 	{Long: "quiet", Short: 'q'},
 	{Long: "verbose", Short: 'v'},
-	{Short: 'n', Arg: argvrules.RequiredArg}, // -nv -nc -nd -nH -np
-	{Long: "report-speed", Arg: argvrules.RequiredArg},
+	{Short: 'n', Arg: argvrules.RequiredArg},           // -nv -nc -nd -nH -np
+	{Long: "report-speed", Arg: argvrules.OptionalArg}, // optional in wget 1.21: --report-speed alone is accepted
 	{Long: "input-file", Short: 'i', Arg: argvrules.RequiredArg},
 	{Long: "force-html", Short: 'F'},
 	{Long: "base", Short: 'B', Arg: argvrules.RequiredArg},
@@ -58,7 +58,7 @@ var wgetBase = []argvrules.Option{
 	{Long: "bind-address", Arg: argvrules.RequiredArg},
 	{Long: "limit-rate", Arg: argvrules.RequiredArg},
 	{Long: "dns-cache"},
-	{Long: "restrict-file-names", Arg: argvrules.RequiredArg},
+	{Long: "restrict-file-names", Arg: argvrules.OptionalArg}, // optional in wget 1.21: --restrict-file-names alone is accepted
 	{Long: "ignore-case"},
 	{Long: "inet4-only", Short: '4'},
 	{Long: "inet6-only", Short: '6'},
@@ -145,7 +145,7 @@ var wgetBase = []argvrules.Option{
 	{Long: "delete-after"},
 	{Long: "convert-links", Short: 'k'},
 	{Long: "convert-file-only"},
-	{Long: "backups", Arg: argvrules.RequiredArg},
+	{Long: "backups", Arg: argvrules.OptionalArg}, // optional in wget 1.21: --backups alone is accepted
 	{Long: "backup-converted", Short: 'K'},
 	{Long: "mirror", Short: 'm'},
 	{Long: "page-requisites", Short: 'p'},
