@@ -1,98 +1,31 @@
 package git
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testcases"
 )
 
-// corpusCase is the subset of a ../shared/cases row these tests read.
-type corpusCase struct {
-	ID      string   `json:"id"`
-	Argv    []string `json:"argv"`
-	Expect  string   `json:"expect"`
-	Area    string   `json:"area"`
-	Program string   `json:"program"`
-	Vector  string   `json:"vector"`
-}
-
-// casesDir walks up from the test's working directory to the directory
-// holding go.mod and returns ../shared/cases next to it.
-func casesDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", "cases")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("go.mod not found above the test directory")
-		}
-		dir = parent
-	}
-}
+// corpusCase is a shared/cases row.
+type corpusCase = testcases.Case
 
 func loadCases(t testing.TB, name string) []corpusCase {
-	t.Helper()
-	path := filepath.Join(casesDir(t), name)
-	fh, err := os.Open(path)
-	if err != nil {
-		t.Skipf("corpus %s not available: %v", path, err)
-	}
-	defer fh.Close()
-	var out []corpusCase
-	sc := bufio.NewScanner(fh)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
-		}
-		var c corpusCase
-		if err := json.Unmarshal([]byte(line), &c); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		out = append(out, c)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return testcases.Load(t, strings.TrimSuffix(name, ".jsonl"))
 }
 
-// gitStages splits argv into pipeline stages on whole "|" elements, drops
-// server-managed redirections ("<", ">", ">>" and their targets) and
-// returns the stages whose argv[0] basename is git.
+// gitStages returns the stages of argv (redirections removed) whose
+// argv[0] basename is git.
 func gitStages(argv []string) [][]string {
-	var stages [][]string
-	var cur []string
-	flush := func() {
-		if len(cur) > 0 && isGitName(cur[0]) {
-			stages = append(stages, cur)
-		}
-		cur = nil
-	}
-	for i := 0; i < len(argv); i++ {
-		switch argv[i] {
-		case "|":
-			flush()
-		case "<", ">", ">>":
-			i++
-		default:
-			cur = append(cur, argv[i])
+	var out [][]string
+	for _, st := range testcases.RecognizerStages(argv) {
+		if len(st) > 0 && isGitName(st[0]) {
+			out = append(out, st)
 		}
 	}
-	flush()
-	return stages
+	return out
 }
 
 func isGitName(s string) bool {

@@ -1,90 +1,22 @@
 package programs
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testcases"
 )
 
-// corpusCase is the subset of a ../shared/cases row these tests read.
-type corpusCase struct {
-	ID     string   `json:"id"`
-	Argv   []string `json:"argv"`
-	Expect string   `json:"expect"`
-	Vector string   `json:"vector"`
-}
-
-// casesDir walks up from the test's working directory to the directory
-// holding go.mod and returns ../shared/cases next to it, or skips.
-func casesDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("go.mod not found above the test directory")
-		}
-		dir = parent
-	}
-	cases := filepath.Join(dir, "..", "shared", "cases")
-	if _, err := os.Stat(cases); err != nil {
-		t.Skipf("shared cases not available: %v", err)
-	}
-	return cases
-}
+// corpusCase is a shared/cases row.
+type corpusCase = testcases.Case
 
 func loadCorpus(t testing.TB, name string) []corpusCase {
-	t.Helper()
-	f, err := os.Open(filepath.Join(casesDir(t), name))
-	if err != nil {
-		t.Skipf("corpus %s: %v", name, err)
-	}
-	defer f.Close()
-	var out []corpusCase
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var c corpusCase
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		out = append(out, c)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return testcases.Load(t, strings.TrimSuffix(name, ".jsonl"))
 }
 
-// stages splits a request argv the way the server does before calling a
-// recognizer: a whole "|" element separates stages, and "<", ">", ">>"
-// are removed together with their target.
-func stages(argv []string) [][]string {
-	var out [][]string
-	cur := []string{}
-	for i := 0; i < len(argv); i++ {
-		switch argv[i] {
-		case "|":
-			out = append(out, cur)
-			cur = []string{}
-		case "<", ">", ">>":
-			i++
-		default:
-			cur = append(cur, argv[i])
-		}
-	}
-	return append(out, cur)
-}
+var stages = testcases.RecognizerStages
 
 // verdict runs the recognizer of every stage whose argv[0] belongs to one
 // of this package's families; handled reports whether any stage did.

@@ -144,3 +144,23 @@ func Fixture(t testing.TB) string {
 	must(err)
 	return resolved
 }
+
+// RecognizerStages splits a request argv the way the server does before
+// calling a recognizer: a whole "|" element separates stages, and "<",
+// ">", ">>" are removed together with their target.
+func RecognizerStages(argv []string) [][]string {
+	var out [][]string
+	cur := []string{}
+	for i := 0; i < len(argv); i++ {
+		switch argv[i] {
+		case "|":
+			out = append(out, cur)
+			cur = []string{}
+		case "<", ">", ">>":
+			i++
+		default:
+			cur = append(cur, argv[i])
+		}
+	}
+	return append(out, cur)
+}
