@@ -5,8 +5,9 @@ import (
 	"sync/atomic"
 )
 
-// readChunk is the size of one read from a captured pipe.
-const readChunk = 32 << 10
+// readChunk is the size of one read from a captured pipe: the default
+// Linux pipe capacity, so a full pipe drains in one read.
+const readChunk = 64 << 10
 
 // initialBuf is the first allocation of a capture buffer; it grows by
 // doubling up to the limit, never beyond it.

@@ -120,14 +120,28 @@ func preview(b *strings.Builder, name, text string, total int64, truncated bool)
 		fmt.Fprintf(b, ", captured %d, the rest discarded", len(text))
 	}
 	b.WriteString(")\n")
-	if utf8.RuneCountInString(text) <= previewChars {
+	if cut := prefixChars(text, previewChars); cut == len(text) {
 		b.WriteString(text)
 	} else {
-		runes := []rune(text)
-		b.WriteString(string(runes[:previewChars]))
+		b.WriteString(text[:cut])
 		fmt.Fprintf(b, "\n[preview cut at %d characters; full output in structuredContent]", previewChars)
 	}
 	if !strings.HasSuffix(text, "\n") {
 		b.WriteString("\n")
 	}
+}
+
+// prefixChars returns the byte length of text's first n characters (all of
+// text when it is shorter), without converting the whole text: outputs can
+// be tens of MiB.
+func prefixChars(text string, n int) int {
+	i := 0
+	for range n {
+		if i >= len(text) {
+			break
+		}
+		_, size := utf8.DecodeRuneInString(text[i:])
+		i += size
+	}
+	return i
 }

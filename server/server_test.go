@@ -151,3 +151,15 @@ func TestOverlayHardeningWins(t *testing.T) {
 		t.Errorf("overlay = %q, want %q", got, want)
 	}
 }
+
+func TestPrefixChars(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		n    int
+		want int
+	}{{"abc", 2, 2}, {"abc", 5, 3}, {"héllo", 2, 3}, {"", 3, 0}, {"\xff\xfeab", 2, 2}} {
+		if got := prefixChars(tt.text, tt.n); got != tt.want {
+			t.Errorf("prefixChars(%q, %d) = %d, want %d", tt.text, tt.n, got, tt.want)
+		}
+	}
+}

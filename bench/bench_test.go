@@ -1,0 +1,125 @@
+package main
+
+import (
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// casesDir finds ../shared/cases beside the repository root, or skips.
+func casesDir(tb testing.TB) string {
+	tb.Helper()
+	root, err := repoRoot()
+	if err != nil {
+		tb.Skip(err)
+	}
+	dir := filepath.Join(root, "..", "shared", "cases")
+	if _, err := os.Stat(filepath.Join(dir, "benign.jsonl")); err != nil {
+		tb.Skip("shared/cases/benign.jsonl not found")
+	}
+	return dir
+}
+
+// BenchmarkPolicyBenign is section 6 as a go test benchmark: one
+// (*policy.Policy).Evaluate per op over shared/cases/benign.jsonl.
+//
+//	go test -run '^$' -bench PolicyBenign ./bench
+func BenchmarkPolicyBenign(b *testing.B) {
+	dir := b.TempDir()
+	cases, err := loadPolicyCases(filepath.Join(casesDir(b), "benign.jsonl"), dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchEvaluate(b, cases, dir)
+}
+
+func TestQuantile(t *testing.T) {
+	ms := func(v ...int) []time.Duration {
+		var d []time.Duration
+		for _, x := range v {
+			d = append(d, time.Duration(x)*time.Millisecond)
+		}
+		return d
+	}
+	for _, tc := range []struct {
+		d    []time.Duration
+		q    float64
+		want time.Duration
+	}{
+		{nil, .5, 0},
+		{ms(7), .99, 7 * time.Millisecond},
+		{ms(3, 1, 2), .5, 2 * time.Millisecond},
+		{ms(4, 1, 3, 2), .5, 2500 * time.Microsecond},
+		{ms(1, 2, 3, 4, 5), 0, time.Millisecond},
+		{ms(1, 2, 3, 4, 5), 1, 5 * time.Millisecond},
+		{ms(1, 2, 3, 4, 5), .9, 4600 * time.Microsecond},
+	} {
+		if got := quantile(tc.d, tc.q); got != tc.want {
+			t.Errorf("quantile(%v, %v) = %v, want %v", tc.d, tc.q, got, tc.want)
+		}
+	}
+}
+
+func TestBlockRatios(t *testing.T) {
+	a := []time.Duration{2, 2, 6, 6}
+	b := []time.Duration{1, 1, 2, 2}
+	got := blockRatios(a, b, 2)
+	if len(got) != 2 || got[0] != 2 || got[1] != 3 {
+		t.Errorf("blockRatios = %v, want [2 3]", got)
+	}
+}
+
+func TestPpidOf(t *testing.T) {
+	for _, tc := range []struct {
+		stat string
+		want int
+	}{
+		{"123 (sleep) S 45 123 45 0 -1", 45},
+		{"123 (a) b) (c) R 7 1 1", 7},
+		{"garbage", -1},
+		{"1 (x)", -1},
+	} {
+		if got := ppidOf([]byte(tc.stat)); got != tc.want {
+			t.Errorf("ppidOf(%q) = %d, want %d", tc.stat, got, tc.want)
+		}
+	}
+}
+
+func TestStageNames(t *testing.T) {
+	got := stageNames([]string{"git", "log", "|", "head", "-n", "3", "|", "wc"})
+	if len(got) != 3 || got[0] != "git" || got[1] != "head" || got[2] != "wc" {
+		t.Errorf("stageNames = %q", got)
+	}
+}
+
+func TestReadProcSelf(t *testing.T) {
+	s, err := readProc(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.RSSKiB <= 0 || s.HWMKiB < s.RSSKiB || s.Threads < 1 || s.FDs < 3 {
+		t.Errorf("implausible /proc stats of this test: %+v", s)
+	}
+}
+
+func TestWriteChart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.png")
+	s := &series{name: "ours: shell_execute true", d: []time.Duration{time.Millisecond, 2 * time.Millisecond, 40 * time.Millisecond}}
+	if err := writeChart(path, "test chart", []chartPanel{{title: "true", series: []*series{s}}, {title: "empty"}}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := img.Bounds().Dx(); got != 2*panelW {
+		t.Errorf("chart width %d, want %d", got, 2*panelW)
+	}
+}
