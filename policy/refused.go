@@ -52,8 +52,23 @@ var refused = map[string]string{
 	"less": "shell-escape tool", "more": "shell-escape tool", "most": "shell-escape tool",
 	"pg": "shell-escape tool", "man": "shell-escape tool", "info": "shell-escape tool",
 	"gdb": "debugger", "lldb": "debugger",
+	"vimdiff": "shell-escape tool", "gvim": "shell-escape tool", "rview": "shell-escape tool",
+	"editor": "shell-escape tool (Debian's editor alternative)", "pager": "shell-escape tool (Debian's pager alternative)",
+	"sensible-editor": "shell-escape tool", "sensible-pager": "shell-escape tool", "sensible-browser": "shell-escape tool",
+	"www-browser": "shell-escape tool", "x-www-browser": "shell-escape tool", "lynx": "shell-escape tool", "w3m": "shell-escape tool",
+	"m4": "macro processor with syscmd", "dc": "calculator with a shell escape", "gnuplot": "plotting tool with system()",
+	"octave": "interpreter", "jrunscript": "interpreter", "java": "interpreter", "ipython": "interpreter",
+	"pydoc": "interpreter", "idle": "interpreter",
+	// more command wrappers
+	"sg": "command wrapper", "newgrp": "command wrapper", "fakeroot": "command wrapper",
+	"fakeroot-sysv": "command wrapper", "fakeroot-tcp": "command wrapper", "dbus-run-session": "command wrapper",
+	"ssh-agent": "command wrapper", "rlwrap": "command wrapper", "eatmydata": "command wrapper",
+	"sshpass": "command wrapper", "unbuffer": "command wrapper", "xvfb-run": "command wrapper",
+	"torsocks": "command wrapper", "proxychains": "command wrapper", "proxychains4": "command wrapper",
+	"apt": "package manager that runs hooks from -o options", "apt-get": "package manager that runs hooks from -o options",
 	// remote shells and clients with command or shell features
-	"ssh": "remote shell", "autossh": "remote shell", "scp": "remote shell",
+	"ssh": "remote shell", "autossh": "remote shell", "scp": "remote shell", "slogin": "remote shell",
+	"rsh": "remote shell", "rlogin": "remote shell", "rcp": "remote shell", "rexec": "remote shell",
 	"sftp": "remote shell", "rsync": "remote shell", "telnet": "remote shell",
 	"nc": "network relay", "ncat": "network relay", "netcat": "network relay", "socat": "network relay",
 	"ftp": "remote shell", "mysql": "database client", "psql": "database client",
@@ -71,18 +86,29 @@ var refused = map[string]string{
 // remainder is a refused name (python3.12 → python, perl5.36 → perl).
 func refusalName(argv0 string) string {
 	base := strings.ToLower(path.Base(argv0))
-	if _, ok := refused[base]; ok {
-		return base
-	}
-	trimmed := strings.TrimRight(base, "0123456789.")
-	trimmed = strings.TrimSuffix(trimmed, "-")
-	trimmed = strings.TrimSuffix(trimmed, "_")
-	if trimmed != base && trimmed != "" {
-		if _, ok := refused[trimmed]; ok {
-			return trimmed
+	for _, cand := range refusalCandidates(base) {
+		if _, ok := refused[cand]; ok {
+			return cand
 		}
 	}
 	return base
+}
+
+// refusalCandidates are the names argv0's basename may stand for: itself;
+// without a version suffix (python3.12, perl5.36, lua-5.4); and the part
+// before the first dot, since Debian installs variants as NAME.VARIANT
+// (vim.basic, vim.tiny, busybox.static) and alternatives point at them.
+func refusalCandidates(base string) []string {
+	out := []string{base}
+	trimmed := strings.TrimRight(base, "0123456789.")
+	trimmed = strings.TrimRight(trimmed, "-_")
+	if trimmed != base && trimmed != "" {
+		out = append(out, trimmed)
+	}
+	if head, _, ok := strings.Cut(base, "."); ok && head != "" {
+		out = append(out, head, strings.TrimRight(head, "0123456789-_"))
+	}
+	return out
 }
 
 // Refused reports whether argv0's program is on the categorical refusal
