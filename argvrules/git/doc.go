@@ -14,8 +14,7 @@
 // --config-env), --exec-path=DIR, -p/--paginate, unknown global options,
 // help forms that launch man/info/a browser, configuration writes, options
 // that name a program to run (grep -O, rebase -x, --upload-pack,
-// --receive-pack, --exec, clone -c/--config/--template, difftool -x/-t,
-// mergetool -t, send-email program selectors), ext:: and fd:: transport
+// --receive-pack, --exec, clone -c/--config/--template, send-email program selectors), ext:: and fd:: transport
 // URLs, output files outside the working directory, whole subcommands that
 // exist to run programs or serve (filter-branch, instaweb, daemon, shell,
 // credential helpers, ...), and every subcommand this package does not know,

@@ -71,8 +71,8 @@ func TestCheckTable(t *testing.T) {
 		"git send-email --i --sendmail-cmd=x a",
 		// other subcommands
 		"git bisect start", "git bisect good", "git bisect view", "git submodule status",
-		"git submodule update --init", "git mergetool --tool-help", "git mergetool -y",
-		"git difftool --tool-help", "git difftool -y HEAD", "git maintenance run",
+		"git submodule update --init",
+		"git maintenance run",
 		"git remote add origin https://example.invalid/r.git", "git notes add -m --exec",
 		"git grep -n ext", "git log --grep=next::thing",
 		"git-status", "/usr/bin/git status", "git apply p.diff", "git apply -p1 --check p.diff",

@@ -235,29 +235,6 @@ func checkSubmodule(args []string, base int, ctx argvrules.Context, g globals) *
 	return tableCheck(&optTable{})(args, base, ctx, g)
 }
 
-// checkMergetool refuses git-mergetool.sh's tool selection (-t, --tool,
-// --tool=, and the --t... abbreviations its case patterns accept); the
-// configured merge.tool stays delegated.
-func checkMergetool(args []string, base int, ctx argvrules.Context, g globals) *argvrules.Rejection {
-	for k, a := range args {
-		if a == "--" {
-			break
-		}
-		name, isLong := longName(a)
-		switch {
-		case name == "tool-help":
-			continue
-		case isLong && name != "" && (strings.HasPrefix("tool", name) || strings.HasPrefix(name, "tool")):
-		case !isLong && strings.HasPrefix(a, "-") && strings.Contains(a[1:], "t"):
-		default:
-			continue
-		}
-		return reject(ruleExternal, "external program", base+k, a,
-			"%q selects the merge tool program", a)
-	}
-	return tableCheck(&optTable{})(args, base, ctx, g)
-}
-
 // checkMaintenance allows "git maintenance run" (and its listing forms) and
 // refuses the subcommands that install scheduled jobs or edit global
 // configuration (start, stop, register, unregister).

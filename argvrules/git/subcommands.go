@@ -41,6 +41,8 @@ var refusedSubcommands = map[string]string{
 	"merge-one-file":           "is the helper merge-index runs",
 	"mergetool--lib":           "is the shell library that runs merge tools",
 	"difftool--helper":         "runs the configured diff tool",
+	"difftool":                 "runs an external diff tool: the configured one, or one git guesses (vimdiff, which takes commands from the request's stdin)",
+	"mergetool":                "runs an external merge tool: the configured one, or one git guesses (vimdiff, which takes commands from the request's stdin)",
 	"imap-send":                "runs the configured imap.tunnel command",
 	"cvsserver":                "is a server that runs commands",
 	"svn":                      "is a foreign-SCM bridge outside this policy",
@@ -95,7 +97,6 @@ func init() {
 	knownSubcommands["push"] = tableCheck(&pushTable)
 	knownSubcommands["ls-remote"] = tableCheck(&lsRemoteTable)
 	knownSubcommands["init"] = tableCheck(&initTable)
-	knownSubcommands["difftool"] = tableCheck(&difftoolTable)
 	knownSubcommands["commit"] = tableCheck(&commitTable)
 	knownSubcommands["archive"] = checkArchive
 	knownSubcommands["apply"] = checkApply
@@ -104,7 +105,6 @@ func init() {
 	knownSubcommands["help"] = checkHelp
 	knownSubcommands["bisect"] = checkBisect
 	knownSubcommands["submodule"] = checkSubmodule
-	knownSubcommands["mergetool"] = checkMergetool
 	knownSubcommands["maintenance"] = checkMaintenance
 	knownSubcommands["send-email"] = checkSendEmail
 }

@@ -255,15 +255,6 @@ var configTable = optTable{opts: []optSpec{
 	r("value", 0), f("show-names", 0),
 }}
 
-// difftoolTable is builtin/difftool.c builtin_difftool_options (git 2.53 ∪
-// 2.39). -x/--extcmd names a diff program; -t/--tool selects one whose
-// command comes from configuration or git's mergetools library.
-var difftoolTable = optTable{noAbbrev: true, opts: []optSpec{
-	f("gui", 'g'), f("dir-diff", 'd'), f("no-prompt", 'y'), f("prompt", 0),
-	f("symlinks", 0), deny(r("tool", 't'), ruleExternal), f("tool-help", 0),
-	f("trust-exit-code", 0), deny(r("extcmd", 'x'), ruleExternal), f("no-index", 0),
-}}
-
 // helpTable is builtin/help.c builtin_help_options (git 2.53 ∪ 2.39).
 // -m/-w/-i choose man, a web browser or info.
 var helpTable = optTable{opts: []optSpec{
