@@ -21,6 +21,9 @@ const (
 	// CodeOutput: the ">"/">>" target cannot be opened (directory, missing
 	// parent, permission, hard-linked).
 	CodeOutput = "redirect.output"
+	// CodeGit: an output target lies, after symlinks, inside a .git
+	// directory, where configuration and hooks make git run programs.
+	CodeGit = "redirect.git"
 	// CodeNotRegular: the target is a FIFO, device, socket or directory.
 	CodeNotRegular = "redirect.not-regular"
 )

@@ -53,15 +53,35 @@ func open(dir, target string, flag int, output bool) (*os.File, error) {
 			return nil, err
 		}
 	}
+	_, statErr := root.Lstat(target)
 	f, err := root.OpenFile(target, flag|unix.O_NONBLOCK|unix.O_CLOEXEC, outputPerm)
 	if err != nil {
 		return nil, openFailure(target, output, err)
+	}
+	if output {
+		if err := checkOpenedGit(dir, f, target); err != nil {
+			f.Close()
+			if os.IsNotExist(statErr) {
+				root.Remove(target) // the open created it: leave nothing behind
+			}
+			return nil, err
+		}
 	}
 	if err := settle(f, target, flag, output); err != nil {
 		f.Close()
 		return nil, err
 	}
 	return f, nil
+}
+
+// checkOpenedGit refuses an opened output file that lies in a .git
+// directory below dir, wherever symlinks led the open.
+func checkOpenedGit(dir string, f *os.File, target string) error {
+	real, err := openedPath(f)
+	if err != nil {
+		return openFailure(target, true, fmt.Errorf("locating the opened file: %w", err))
+	}
+	return checkGit(dir, real, target)
 }
 
 // settle verifies the opened file and puts it in the state the child gets.

@@ -39,7 +39,10 @@ func Probe(dir, target string, output bool) error {
 	}
 	defer root.Close()
 	if output {
-		return probeOutput(root, target, target, 0)
+		if err := probeOutput(root, target, target, 0); err != nil {
+			return err
+		}
+		return checkGit(dir, resolveAncestor(filepath.Join(dir, target)), target)
 	}
 	fi, err := root.Stat(target)
 	if err != nil {

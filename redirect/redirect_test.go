@@ -394,3 +394,43 @@ func TestOpenOutputSwapRace(t *testing.T) {
 	t.Logf("%d opened inside, %d refused", opened, refused)
 	assertEmpty(t, outside)
 }
+
+// TestGitThroughSymlink: a symlink inside the working directory (a cloned
+// repository can carry one) must not carry a ">" into .git.
+func TestGitThroughSymlink(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "r", ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "r", ".git", "config"), []byte("[core]\n"), 0o644)
+	if err := os.Symlink(".git", filepath.Join(dir, "r", "gl")); err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []string{"r/gl/config", "r/gl/hooks-new"} {
+		var re *Error
+		if err := Probe(dir, target, true); !errors.As(err, &re) || re.Code != CodeGit {
+			t.Errorf("Probe(%q) = %v, want %s", target, err, CodeGit)
+		}
+		f, err := OpenOutput(dir, target, false)
+		if !errors.As(err, &re) || re.Code != CodeGit {
+			t.Errorf("OpenOutput(%q) = %v, want %s", target, err, CodeGit)
+		}
+		if f != nil {
+			f.Close()
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "r", ".git", "config")); string(b) != "[core]\n" {
+		t.Errorf(".git/config changed: %q", b)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "r", ".git", "hooks-new")); err == nil {
+		t.Error("a refused open left a file in .git")
+	}
+	if f, err := OpenOutput(dir, "r/notes.txt", false); err != nil {
+		t.Errorf("ordinary output refused: %v", err)
+	} else {
+		f.Close()
+	}
+}
