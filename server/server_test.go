@@ -163,3 +163,27 @@ func TestPrefixChars(t *testing.T) {
 		}
 	}
 }
+
+// TestAuditRedactsCredentials follows bugreport br-30: the child gets the
+// argv unchanged, the audit record masks credentials.
+func TestAuditRedactsCredentials(t *testing.T) {
+	s, buf := newTestServer(t, map[string]string{"ALLOW_COMMANDS": "echo"})
+	cs := connect(t, s)
+	args := []string{"echo", "https://user:s3cr3t-value@git.example.invalid/org/repo.git", "telegram.token=abc123", "Bearer eyJhbGciOi"}
+	r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "shell_execute", Arguments: map[string]any{"command": args}})
+	if err != nil || r.IsError {
+		t.Fatalf("call: %v %v", err, r)
+	}
+	if got := resultText(r); got != strings.Join(args[1:], " ")+"\n" {
+		t.Errorf("child saw %q", got)
+	}
+	line := buf.String()
+	for _, secret := range []string{"s3cr3t-value", "abc123", "eyJhbGciOi"} {
+		if strings.Contains(line, secret) {
+			t.Errorf("audit leaks %q: %s", secret, line)
+		}
+	}
+	if !strings.Contains(line, "https://user:***@git.example.invalid/org/repo.git") {
+		t.Errorf("audit lost the readable URL: %s", line)
+	}
+}
