@@ -17,7 +17,7 @@ import (
 
 // newTestServer builds a server over cfg's environment with audit records
 // collected in the returned buffer.
-func newTestServer(t *testing.T, env map[string]string) (*Server, *bytes.Buffer) {
+func newTestServer(t testing.TB, env map[string]string) (*Server, *bytes.Buffer) {
 	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -35,7 +35,7 @@ func newTestServer(t *testing.T, env map[string]string) (*Server, *bytes.Buffer)
 	return s, &buf
 }
 
-func connect(t *testing.T, s *Server) *mcp.ClientSession {
+func connect(t testing.TB, s *Server) *mcp.ClientSession {
 	t.Helper()
 	st, ct := mcp.NewInMemoryTransports()
 	ctx := context.Background()
