@@ -20,11 +20,13 @@ const (
 )
 
 // awkTok is one token; text is the identifier, operator, or the raw
-// contents of a string or regex literal (between the delimiters).
+// contents of a string or regex literal (between the delimiters); pos and
+// end are the byte offsets of its first byte and just past its last.
 type awkTok struct {
 	kind awkTokKind
 	text string
 	pos  int
+	end  int
 }
 
 // Lexer errors; the program is refused rather than guessed at.
@@ -33,10 +35,63 @@ var (
 	errAwkRegex  = errors.New("unterminated regular expression")
 )
 
-// awkRegexAfter lists the keywords after which "/" starts a regular
-// expression literal rather than a division (print /re/, return /re/).
-var awkRegexAfter = map[string]bool{
+// awkSlashRole is what a "/" may be, given the token before it.
+type awkSlashRole uint8
+
+const (
+	slashRegex  awkSlashRole = iota // only a regex literal makes sense
+	slashDivide                     // every awk reads a division
+	slashEither                     // awks disagree or the grammar decides
+)
+
+// awkRegexKeywords are the keywords after which every awk (gawk 5.2,
+// mawk 1.3.4, onetrue awk) reads "/" as the start of a regex literal
+// ("exit /re/", "print /re/", "k in /re/" is a syntax error either way):
+// a division there is never a valid program.
+var awkRegexKeywords = map[string]bool{
 	"print": true, "printf": true, "return": true, "case": true, "do": true, "else": true,
+	"exit": true, "in": true, "delete": true, "if": true, "while": true, "for": true,
+	"switch": true, "default": true, "next": true, "nextfile": true, "break": true,
+	"continue": true, "function": true, "func": true, "BEGIN": true, "END": true,
+	"BEGINFILE": true, "ENDFILE": true,
+}
+
+// awkEitherKeywords are the identifiers after which the awks disagree:
+// gawk 5.2.1 reads "length / 2" as a division and mawk 1.3.4 20200120 as
+// the start of a regex; "getline" is followed by either in their grammars.
+var awkEitherKeywords = map[string]bool{"getline": true, "length": true}
+
+// awkSlashAfter classifies a "/" by the token before it (nil at the start
+// of the program). Only operands every awk agrees on (a variable name, a
+// number, a string, a regex, "]") make it a division, and only operators
+// or keywords after which a division is a syntax error make it a regex.
+// ")" (closing "if (...)" or a grouping), "++", "--", getline and length
+// are ambiguous: measured, gawk reads "if (0) / +/" as a regex and mawk
+// reads "x++ /a/" as a regex where gawk divides.
+func awkSlashAfter(prev *awkTok) awkSlashRole {
+	if prev == nil {
+		return slashRegex
+	}
+	switch prev.kind {
+	case awkNumber, awkString, awkRegex:
+		return slashDivide
+	case awkIdent:
+		switch {
+		case awkEitherKeywords[prev.text]:
+			return slashEither
+		case awkRegexKeywords[prev.text]:
+			return slashRegex
+		}
+		return slashDivide
+	case awkPunct:
+		switch prev.text {
+		case ")", "++", "--":
+			return slashEither
+		case "]":
+			return slashDivide
+		}
+	}
+	return slashRegex
 }
 
 // awkOps are the multi-byte operators, longest first within each lead
@@ -46,15 +101,51 @@ var awkOps = []string{
 	"+=", "-=", "*=", "/=", "%=", "^=", "**", "::",
 }
 
-// lexAwk splits an awk program into tokens. It tracks the one context
-// awk's own lexer needs: whether "/" may start a regex (after an operator,
-// "(", ",", a newline, a statement start, or print-like keywords) or is a
-// division (after an operand: name, number, string, regex, ")", "]",
-// "++", "--"). When unsure it chooses division, so the text of a would-be
-// regex is still scanned as code: a wrong guess can only refuse more.
+// awkLexer tokenizes one reading of a program. At each point where the
+// reading is not certain (a "/" after an ambiguous token, a regex whose end
+// differs between bracket-expression dialects) it takes a decision:
+// decisions are replayed from choices and recorded in taken, with the
+// number of options of each in arity, so awkReadings can enumerate every
+// reading depth first.
+type awkLexer struct {
+	src     string
+	choices []int
+	taken   []int
+	arity   []int
+	work    *int // bytes left for regex-extent scans, shared by all readings
+}
+
+// errAwkCostly stops a lexer whose regex-extent scans used up the work
+// budget (long lines full of "[" make them quadratic).
+var errAwkCostly = errors.New("too costly to read every way")
+
+// decide picks one of n options (n ≥ 2) at the next decision point.
+func (lx *awkLexer) decide(n int) int {
+	c := 0
+	if k := len(lx.taken); k < len(lx.choices) && lx.choices[k] < n {
+		c = lx.choices[k]
+	}
+	lx.taken = append(lx.taken, c)
+	lx.arity = append(lx.arity, n)
+	return c
+}
+
+// lexAwk returns the first reading of src (every ambiguous "/" read as
+// the earliest-ending regex); checkAwkProgram looks at all readings.
 func lexAwk(src string) ([]awkTok, error) {
+	lx := awkLexer{src: src}
+	return lx.lex()
+}
+
+// lex splits the program into tokens under the lexer's decisions.
+func (lx *awkLexer) lex() ([]awkTok, error) {
+	src := lx.src
 	toks := make([]awkTok, 0, len(src)/2+1)
-	operand := false
+	var prev *awkTok
+	emit := func(t awkTok) {
+		toks = append(toks, t)
+		prev = &toks[len(toks)-1]
+	}
 	for pos := 0; pos < len(src); {
 		c := src[pos]
 		switch {
@@ -63,8 +154,7 @@ func lexAwk(src string) ([]awkTok, error) {
 		case c == '\\' && pos+1 < len(src) && (src[pos+1] == '\n' || src[pos+1] == '\r'):
 			pos += 2 // line continuation
 		case c == '\n':
-			toks = append(toks, awkTok{kind: awkNewline, pos: pos})
-			operand = false
+			emit(awkTok{kind: awkNewline, pos: pos, end: pos + 1})
 			pos++
 		case c == '#':
 			for pos < len(src) && src[pos] != '\n' {
@@ -75,41 +165,81 @@ func lexAwk(src string) ([]awkTok, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%w at byte %d", err, pos)
 			}
-			toks = append(toks, awkTok{kind: awkString, text: src[pos+1 : end-1], pos: pos})
-			operand, pos = true, end
-		case c == '/' && !operand:
-			end, err := scanAwkRegex(src, pos)
+			emit(awkTok{kind: awkString, text: src[pos+1 : end-1], pos: pos, end: end})
+			pos = end
+		case c == '/':
+			end, err := lx.slash(prev, pos)
 			if err != nil {
-				return nil, fmt.Errorf("%w at byte %d", err, pos)
+				return nil, err
 			}
-			toks = append(toks, awkTok{kind: awkRegex, text: src[pos+1 : end-1], pos: pos})
-			operand, pos = true, end
+			if end > 0 {
+				emit(awkTok{kind: awkRegex, text: src[pos+1 : end-1], pos: pos, end: end})
+				pos = end
+				continue
+			}
+			op := awkOperator(src, pos)
+			emit(awkTok{kind: awkPunct, text: op, pos: pos, end: pos + len(op)})
+			pos += len(op)
 		case isDigit(c) || (c == '.' && pos+1 < len(src) && isDigit(src[pos+1])):
 			end := scanAwkNumber(src, pos)
-			toks = append(toks, awkTok{kind: awkNumber, text: src[pos:end], pos: pos})
-			operand, pos = true, end
+			emit(awkTok{kind: awkNumber, text: src[pos:end], pos: pos, end: end})
+			pos = end
 		case isAlpha(c) || c == '_':
 			end := pos + 1
 			for end < len(src) && (isAlpha(src[end]) || isDigit(src[end]) || src[end] == '_') {
 				end++
 			}
-			word := src[pos:end]
-			toks = append(toks, awkTok{kind: awkIdent, text: word, pos: pos})
-			operand, pos = !awkRegexAfter[word], end
+			emit(awkTok{kind: awkIdent, text: src[pos:end], pos: pos, end: end})
+			pos = end
 		default:
-			op := string(c)
-			for _, o := range awkOps {
-				if strings.HasPrefix(src[pos:], o) {
-					op = o
-					break
-				}
-			}
-			toks = append(toks, awkTok{kind: awkPunct, text: op, pos: pos})
-			operand = op == ")" || op == "]" || op == "++" || op == "--"
+			op := awkOperator(src, pos)
+			emit(awkTok{kind: awkPunct, text: op, pos: pos, end: pos + len(op)})
 			pos += len(op)
 		}
 	}
-	return append(toks, awkTok{kind: awkEOF, pos: len(src)}), nil
+	return append(toks, awkTok{kind: awkEOF, pos: len(src), end: len(src)}), nil
+}
+
+// slash decides what the "/" at src[pos] is in this reading: it returns
+// the end of a regex literal, or 0 for a division operator.
+func (lx *awkLexer) slash(prev *awkTok, pos int) (int, error) {
+	role := awkSlashAfter(prev)
+	if role == slashDivide {
+		return 0, nil
+	}
+	ends, steps := awkRegexEnds(lx.src, pos)
+	if lx.work != nil {
+		if *lx.work -= steps; *lx.work < 0 {
+			return 0, errAwkCostly
+		}
+	}
+	n := len(ends)
+	if role == slashEither {
+		n++ // the last option is the division
+	}
+	switch {
+	case n == 0:
+		return 0, fmt.Errorf("%w at byte %d", errAwkRegex, pos)
+	case n == 1 && len(ends) == 0:
+		return 0, nil
+	case n == 1:
+		return ends[0], nil
+	}
+	if c := lx.decide(n); c < len(ends) {
+		return ends[c], nil
+	}
+	return 0, nil
+}
+
+// awkOperator returns the operator starting at src[pos]: the longest of
+// awkOps, else the single byte.
+func awkOperator(src string, pos int) string {
+	for _, o := range awkOps {
+		if strings.HasPrefix(src[pos:], o) {
+			return o
+		}
+	}
+	return src[pos : pos+1]
 }
 
 // scanAwkString returns the index just past the closing quote of the
@@ -129,37 +259,112 @@ func scanAwkString(src string, start int) (int, error) {
 	return 0, errAwkString
 }
 
-// scanAwkRegex returns the index just past the "/" closing the regex
-// literal at src[start]. A "/" inside a bracket expression does not close
-// it (gawk), "]" right after "[" or "[^" is literal, and a newline is an
-// error.
-func scanAwkRegex(src string, start int) (int, error) {
-	inBracket := false
-	for i := start + 1; i < len(src); i++ {
-		switch src[i] {
-		case '\\':
-			i++
-		case '\n':
-			return 0, errAwkRegex
-		case '[':
-			if !inBracket {
-				inBracket = true
-				if i+1 < len(src) && src[i+1] == '^' {
-					i++
-				}
-				if i+1 < len(src) && src[i+1] == ']' {
-					i++
-				}
-			}
-		case ']':
-			inBracket = false
-		case '/':
-			if !inBracket {
-				return i + 1, nil
-			}
+// awkBracketDialect is one way an awk lexer may treat a bracket
+// expression while it looks for the "/" that ends a regex literal.
+type awkBracketDialect struct {
+	brackets     bool // a "/" inside [...] does not end the regex
+	classes      bool // [:alpha:], [.x.] and [=x=] are skipped whole
+	firstLiteral bool // "]" right after "[" or "[^" is a member
+	escapes      bool // "\" escapes the next byte inside [...] too
+	nested       bool // "[:" nests and each "]" closes one level
+}
+
+// awkBracketDialects are the plausible readings of a regex literal's
+// extent: none (onetrue awk before bracket support: the first unescaped
+// "/" ends it), POSIX brackets with or without backslash escapes inside,
+// brackets without class support, with and without the leading-"]" rule,
+// and gawk 5's nesting count on "[:". gawk 5.2 and mawk 1.3.4 agree that
+// the "/" in /[[:alpha:]/]+/ does not end the regex.
+var awkBracketDialects = []awkBracketDialect{
+	{},
+	{brackets: true, classes: true, firstLiteral: true, escapes: true},
+	{brackets: true, classes: true, firstLiteral: true},
+	{brackets: true, firstLiteral: true, escapes: true},
+	{brackets: true, escapes: true},
+	{brackets: true, firstLiteral: true, escapes: true, nested: true},
+}
+
+// awkRegexEnds returns, in increasing order and without repeats, every
+// index just past a "/" that ends the regex literal starting at
+// src[start] in some bracket dialect; none when every dialect runs into a
+// newline or the end of the program; steps is the number of bytes the
+// dialects scanned.
+func awkRegexEnds(src string, start int) (ends []int, steps int) {
+	for _, d := range awkBracketDialects {
+		end := d.scan(src, start)
+		if end < 0 {
+			steps += strings.IndexByte(src[start:]+"\n", '\n')
+		} else {
+			steps += end - start
+		}
+		if end < 0 {
+			continue
+		}
+		k := 0
+		for k < len(ends) && ends[k] < end {
+			k++
+		}
+		if k == len(ends) || ends[k] != end {
+			ends = append(ends[:k], append([]int{end}, ends[k:]...)...)
 		}
 	}
-	return 0, errAwkRegex
+	return ends, steps
+}
+
+// scan returns the index just past the "/" closing the regex literal at
+// src[start] in dialect d, or -1 when a newline or the end comes first.
+func (d awkBracketDialect) scan(src string, start int) int {
+	depth := 0
+	for i := start + 1; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c == '\n':
+			return -1
+		case c == '\\' && (depth == 0 || d.escapes):
+			i++
+		case c == '/' && depth == 0:
+			return i + 1
+		case !d.brackets:
+		case c == '[' && depth == 0:
+			depth = 1
+			i = d.bracketStart(src, i)
+		case c == '[' && i+1 < len(src) && (src[i+1] == ':' || src[i+1] == '.' || src[i+1] == '='):
+			if d.nested && src[i+1] == ':' {
+				depth++
+			} else if d.classes {
+				i = skipAwkClass(src, i)
+			}
+		case c == ']' && depth > 0:
+			depth--
+		}
+	}
+	return -1
+}
+
+// bracketStart skips an opening "[" at src[i], its "^" and, in dialects
+// with the leading-"]" rule, a literal "]"; it returns the last index
+// consumed.
+func (d awkBracketDialect) bracketStart(src string, i int) int {
+	if i+1 < len(src) && src[i+1] == '^' {
+		i++
+	}
+	if d.firstLiteral && i+1 < len(src) && src[i+1] == ']' {
+		i++
+	}
+	return i
+}
+
+// skipAwkClass returns the index of the "]" closing the [:name:], [.x.]
+// or [=x=] at src[i], or i when it is not closed on this line (then "["
+// is an ordinary member).
+func skipAwkClass(src string, i int) int {
+	delim := src[i+1]
+	for j := i + 2; j+1 < len(src) && src[j] != '\n'; j++ {
+		if src[j] == delim && src[j+1] == ']' {
+			return j + 1
+		}
+	}
+	return i
 }
 
 func scanAwkNumber(src string, pos int) int {
@@ -187,7 +392,121 @@ var awkStdStreams = map[string]bool{
 	"/dev/stdout": true, "/dev/stderr": true, "/dev/fd/1": true, "/dev/fd/2": true,
 }
 
-// checkAwkProgram refuses awk program text (argv[idx]) that can run a
+// awkMaxReadings bounds how many readings of one program are checked; a
+// program with more ambiguous "/" is refused as awk.ambiguous rather than
+// explored exponentially.
+const awkMaxReadings = 64
+
+// awkMaxWork is the base budget, in bytes scanned, for finding the end of
+// regex literals under every bracket dialect; checkAwkProgram adds
+// awkMaxReadings bytes per program byte, so a program costs linear time.
+const awkMaxWork = 1 << 20
+
+// checkAwkProgram refuses awk program text (argv[idx]) when any plausible
+// reading of it can run a command or write a file. A reading fixes each
+// ambiguous "/" as a regex or a division (awkSlashAfter) and each regex
+// literal's extent under one bracket dialect (awkBracketDialects);
+// readings that do not tokenize are dropped, since an awk that reads the
+// program that way stops with a syntax error. It refuses with
+// awk.ambiguous beyond awkMaxReadings readings, with awk.syntax when no
+// reading tokenizes, and otherwise with the first refusal of
+// checkAwkTokens or checkAwkRawSystem on any reading.
+func checkAwkProgram(src string, idx int) *Rejection {
+	calls := awkRawSystemCalls(src)
+	var firstErr error
+	var choices []int
+	tokenized := false
+	work := awkMaxWork + awkMaxReadings*len(src)
+	for n := 1; ; n++ {
+		if n > awkMaxReadings {
+			return Reject("awk.ambiguous", awkPolicy, idx, src,
+				"argument %d (awk program) has more than %d readings of its ambiguous \"/\" (regex or division, bracket expressions), so it is refused", idx, awkMaxReadings)
+		}
+		lx := awkLexer{src: src, choices: choices, work: &work}
+		toks, err := lx.lex()
+		if errors.Is(err, errAwkCostly) {
+			return Reject("awk.ambiguous", awkPolicy, idx, src,
+				"argument %d (awk program) has regex literals whose extent is %v, so it is refused", idx, err)
+		}
+		if err == nil {
+			tokenized = true
+			if rej := checkAwkTokens(toks, idx, src); rej != nil {
+				return rej
+			}
+			if rej := checkAwkRawSystem(toks, calls, idx, src); rej != nil {
+				return rej
+			}
+		} else if firstErr == nil {
+			firstErr = err
+		}
+		i := len(lx.taken) - 1
+		for i >= 0 && lx.taken[i]+1 >= lx.arity[i] {
+			i--
+		}
+		if i < 0 {
+			break
+		}
+		choices = append(lx.taken[:i:i], lx.taken[i]+1)
+	}
+	if !tokenized {
+		return Reject("awk.syntax", awkPolicy, idx, src, "argument %d: the awk program cannot be tokenized (%v), so it is refused", idx, firstErr)
+	}
+	return nil
+}
+
+// awkRawSystemCalls returns the byte offsets of every "system" in src that
+// is a whole identifier followed by optional blanks (spaces, tabs,
+// newlines, backslash-newline) and "(". This is defence in depth: the
+// token check already refuses system as code in every reading, but a
+// lexer mistake about where a regex or comment ends is exactly how the
+// red team hid system() before, so the raw text is searched without
+// trusting the lexer, and only occurrences inside string literals in
+// every reading are let through (print "system(x)" is everyday text).
+func awkRawSystemCalls(src string) []int {
+	var out []int
+	for from := 0; ; {
+		i := strings.Index(src[from:], "system")
+		if i < 0 {
+			return out
+		}
+		i += from
+		from = i + len("system")
+		if i > 0 && (isAlpha(src[i-1]) || isDigit(src[i-1]) || src[i-1] == '_') {
+			continue
+		}
+		j := from
+		for j < len(src) {
+			if c := src[j]; c == ' ' || c == '\t' || c == '\r' || c == '\n' {
+				j++
+			} else if c == '\\' && j+1 < len(src) && (src[j+1] == '\n' || src[j+1] == '\r') {
+				j += 2
+			} else {
+				break
+			}
+		}
+		if j < len(src) && src[j] == '(' {
+			out = append(out, i)
+		}
+	}
+}
+
+// checkAwkRawSystem refuses when an offset of calls lies outside every
+// string literal of this reading (in code, a regex or a comment).
+func checkAwkRawSystem(toks []awkTok, calls []int, idx int, src string) *Rejection {
+	k := 0 // toks and calls are both in increasing byte order
+	for _, at := range calls {
+		for k < len(toks) && toks[k].end <= at {
+			k++
+		}
+		if k == len(toks) || toks[k].kind != awkString || toks[k].pos >= at {
+			return Reject("awk.system", awkPolicy, idx, src,
+				"argument %d (awk program) contains \"system(\" at byte %d outside a string literal (as code, in a regex or in a comment); it is refused because an awk that ends a regex or comment elsewhere runs it", idx, at)
+		}
+	}
+	return nil
+}
+
+// checkAwkTokens refuses one reading of awk program text (argv[idx]) that can run a
 // command or write a file: a call of system(); any "|" or "|&" token
 // (print | cmd, cmd | getline, coprocesses; "||" is logical-or); a ">" or
 // ">>" at the parenthesis depth of a print or printf statement, which awk
@@ -196,11 +515,7 @@ var awkStdStreams = map[string]bool{
 // @include, @load and indirect calls @f(...); the gawk 4 extension()
 // builtin; and string literals naming gawk's /inet network files. Input
 // redirection (getline < file) reads a file and is delegated like cat.
-func checkAwkProgram(src string, idx int) *Rejection {
-	toks, err := lexAwk(src)
-	if err != nil {
-		return Reject("awk.syntax", awkPolicy, idx, src, "argument %d: the awk program cannot be tokenized (%v), so it is refused", idx, err)
-	}
+func checkAwkTokens(toks []awkTok, idx int, src string) *Rejection {
 	depth, printDepth := 0, -1
 	for k := 0; k < len(toks); k++ {
 		t := toks[k]

@@ -117,6 +117,11 @@ func FuzzAwkLexer(f *testing.F) {
 	}
 	f.Add("BEGIN{system\\\n(\"id\")}")
 	f.Add("{ x = a / b; y = /re[/]x/ }")
+	f.Add("BEGIN { if (0) exit / +/; system(c); z = 1/2 }")
+	f.Add("BEGIN { if (0) / +/; system(c); z = 1/2 }")
+	f.Add("BEGIN { if (\"a\" ~ /[[:alpha:]/]+/) x=1; system(c); z = 1 / 2 }")
+	f.Add("BEGIN { if (\"]\" ~ /[^]/]+/) x=1; print 1 > f; z = 1 / 2 }")
+	f.Add("BEGIN { x++ / +/; getline / 2; y = length / 3 }")
 	f.Fuzz(func(t *testing.T, src string) {
 		r1 := checkAwkProgram(src, 1)
 		r2 := checkAwkProgram(src, 1)

@@ -210,7 +210,10 @@ func runOracleVariant(t *testing.T, base, fixtures string, i int, v oracleVarian
 	defer cancel()
 	cmd := exec.CommandContext(ctx, v.bin, res.argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = []string{"PATH=/usr/bin:/bin", "LC_ALL=C", "HOME=" + dir}
+	// SHELL is the canary and stdin starts with "!": a program that offers
+	// an interactive shell escape (GNU tar's volume prompt) takes it.
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "LC_ALL=C", "HOME=" + dir, "SHELL=" + canary}
+	cmd.Stdin = strings.NewReader("!\n")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = time.Second
@@ -335,6 +338,28 @@ func tarOracleArgs() [][]string {
 		[]string{"-cMF@CANARY@", "-L", "10", "-f", "vol.tar", "big.bin"},
 		[]string{"cMLFf", "10", "@CANARY@", "vol.tar", "big.bin"},
 		[]string{"-c", "-f", "localhost:out.tar", "--rmt-command=@CANARY@", "in.txt"},
+		// volume prompt: "!" on stdin starts $SHELL (the canary)
+		[]string{"-c", "-M", "-L", "10", "-f", "vol.tar", "big.bin"},
+		[]string{"-c", "-L", "10", "-f", "vol.tar", "big.bin"},
+		[]string{"-cL10", "-f", "vol.tar", "big.bin"},
+		[]string{"cMLf", "10", "vol.tar", "big.bin"},
+		[]string{"cLf", "10", "vol.tar", "big.bin"},
+		[]string{"--multi-volume", "--tape-length=10", "-cf", "vol.tar", "big.bin"},
+		[]string{"--multi", "--tape=10", "-cf", "vol.tar", "big.bin"},
+		[]string{"-cf", "vol.tar", "big.bin", "-M", "-L", "10"},
+		// files written besides the archive
+		[]string{"--index-file=@OUT@/idx", "-cvf", "out.tar", "in.txt"},
+		[]string{"--index=@OUT@/idx", "-cvf", "out.tar", "in.txt"},
+		[]string{"-g", "@OUT@/snap", "-cf", "out.tar", "in.txt"},
+		[]string{"-g@OUT@/snap", "-cf", "out.tar", "in.txt"},
+		[]string{"--listed-incremental=@OUT@/snap", "-cf", "out.tar", "in.txt"},
+		[]string{"--listed=@OUT@/snap", "-cf", "out.tar", "in.txt"},
+		[]string{"cgf", "@OUT@/snap", "out.tar", "in.txt"},
+		[]string{"-c", "--volno-file=@OUT@/vol", "-f", "out.tar", "in.txt"},
+		[]string{"-c", "-M", "-L", "10", "--volno-file=@OUT@/vol", "-f", "vol.tar", "big.bin"},
+		[]string{"--index-file=idx", "-cvf", "out.tar", "in.txt"},
+		[]string{"-g", "snap", "-cf", "out.tar", "in.txt"},
+		[]string{"-cwf", "out.tar", "in.txt"},
 		// benign
 		[]string{"-czf", "a.tgz", "in.txt"}, []string{"-cjf", "a.tbz", "in.txt"},
 		[]string{"-cJf", "a.txz", "in.txt"}, []string{"czf", "a.tgz", "in.txt"},
@@ -385,6 +410,13 @@ func awkOracleArgs(gawk bool) [][]string {
 			out = append(out, []string{"-e", p})
 		}
 	}
+	// The canary and the outside file come in -v variables, as the red
+	// team passed them: a literal path's "/" would end the regex that
+	// hides the call.
+	for _, p := range awkSlashOraclePrograms() {
+		vars := []string{"-v", "c=@CANARY@", "-v", "f=@OUT@/f"}
+		out = append(out, append(vars, p), append(vars, "--", p))
+	}
 	out = append(out,
 		[]string{"-f", "prog.awk"}, []string{"-fprog.awk"}, []string{"--file=prog.awk"},
 		[]string{"-W", "exec", "prog.awk"}, []string{"-Wexec", "prog.awk"}, []string{"-Wex", "prog.awk"},
@@ -407,4 +439,43 @@ func awkOracleArgs(gawk bool) [][]string {
 		out = append(out, []string{"-W", "interactive", "BEGIN{print 1}"}, []string{"-W", "dump,exec", "prog.awk"})
 	}
 	return out
+}
+
+// awkSlashOraclePrograms are the red-team programs where a "/" that the
+// checker once read as a division (or a "/" inside a bracket expression)
+// is a regex to gawk or mawk, followed by code that runs the canary or
+// writes outside, plus everyday division and regex forms.
+func awkSlashOraclePrograms() []string {
+	const sys = `system(c)`
+	const out = `print "owned" > f`
+	const pipe = `print "x" | c`
+	var progs []string
+	for _, act := range []string{sys, out, pipe} {
+		for _, pre := range []string{
+			"if (0) exit / +/", "if (0) / +/", "if (0) print / +/", "if (0) printf / +/",
+			"if (1) x = 1; else / +/", "do / +/; while (0)", "while (0) / +/", "for (;0;) / +/",
+			"getline / +/", "x++ /a+/", "x = length / +/", "if (0) exit /#/", "if (k in / +/) x = 1",
+		} {
+			progs = append(progs, "BEGIN { "+pre+"; "+act+"; z = 1/2 }")
+		}
+		for _, re := range []string{
+			"/[[:alpha:]/]+/", "/[]/]+/", "/[^]/]+/", "/[/]/", "/[[.a.]/]/", `/[\]/]/`, `/[\/]/`, `/\//`,
+			`/[\\]/]/`, "/[[:alpha:][/]+/", "/[a-z[:digit:]/]/", "/[[]/]/", `/[\]]/]/`, "/[[:/]/",
+			"/[[=a=]/]/", "/[^[:space:]/]/",
+		} {
+			progs = append(progs, `BEGIN { if ("a" ~ `+re+") x=1; "+act+"; z = 1 / 2 }")
+		}
+	}
+	progs = append(progs,
+		`function g() { return / +/; system(c); z = 1/2 } BEGIN { g() }`,
+		`BEGIN { x = "a"; switch (x) { case / +/: system(c); z = 1/2 } }`,
+		// benign
+		`BEGIN { s = 6; n = 3; print s / n }`,
+		`BEGIN { a = 8; b = 4; c = 2; print a / b / c }`,
+		`BEGIN { $0 = "a/b"; gsub(/\//, "-"); print }`,
+		`BEGIN { n = split("a/b", a, "/"); print a[n] }`,
+		`BEGIN { print (1 + 2) / 2, (3 + 4) / 2 }`,
+		`BEGIN { if ("abc" ~ /[[:alpha:]/]+/) print "m" }`,
+	)
+	return progs
 }

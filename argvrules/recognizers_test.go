@@ -1,6 +1,8 @@
 package argvrules
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -186,7 +188,6 @@ func TestAwk(t *testing.T) {
 		{[]string{"awk", "{ print $1 > \"/dev/stderr\" }", "f"}, ""},
 		{[]string{"awk", "{ getline line < \"other\"; print line }", "f"}, ""},
 		{[]string{"awk", "{ x = $1 / 2; y = x / 3; print x, y }", "f"}, ""},
-		{[]string{"awk", "# system(\"id\")\n{ print }", "f"}, ""},
 		{[]string{"awk", "{ print\n x = $2 > 1 }", "f"}, ""},
 		{[]string{"awk", "-v", "x=a<b|system(1)", "BEGIN{print x}"}, ""},
 		{[]string{"awk", "{print}", "x=system(1)|y"}, ""},
@@ -240,4 +241,168 @@ func TestAwk(t *testing.T) {
 		{[]string{"gawk", "--p", "BEGIN{}"}, "awk.ambiguous-option"},
 		{[]string{"awk", "-e", "BEGIN{}"}, "awk.unknown-option"}, // mawk reading
 	})
+}
+
+// TestAwkAmbiguousSlash covers the red-team escapes where the checker read
+// a "/" as a division (or ended a regex at a "/" inside a bracket
+// expression) while gawk or mawk read it as a regex, hiding the code
+// after it; every such program must be refused in any reading, and the
+// everyday division and regex forms must stay allowed.
+func TestAwkAmbiguousSlash(t *testing.T) {
+	const c = "-v"
+	const cv = "c=/tmp/x/canary.sh"
+	runRecCases(t, Awk, []recCase{
+		// red-team programs (ran the canary in gawk, mawk or both)
+		{[]string{"gawk", c, cv, "BEGIN { if (0) exit / +/; system(c); z = 1/2 }"}, "awk.system"},
+		{[]string{"mawk", c, cv, "BEGIN { if (0) exit / +/; system(c); z = 1/2 }"}, "awk.system"},
+		{[]string{"awk", c, cv, "BEGIN { if (0) exit / +/; system(c); z = 1/2 }"}, "awk.system"},
+		{[]string{"gawk", c, cv, "BEGIN { if (0) / +/; system(c); z = 1/2 }"}, "awk.system"},
+		{[]string{"gawk", c, "f=out", "BEGIN { if (0) exit / +/; print \"owned\" > f; z = 1/2 }"}, "awk.redirect"},
+		{[]string{"awk", c, cv, "BEGIN { if (\"a\" ~ /[[:alpha:]/]+/) x=1; system(c); z = 1 / 2 }"}, "awk.system"},
+		// the same trick after every keyword or token awk may read a regex after
+		{[]string{"awk", "function f() { return / +/; system(c); z = 1/2 }"}, "awk.system"},
+		{[]string{"awk", "BEGIN { print / +/; system(c); z = 1/2 }"}, "awk.system"},
+		{[]string{"awk", "BEGIN { printf / +/; system(c); z = 1/2 }"}, "awk.system"},
+		{[]string{"gawk", "BEGIN { switch (x) { case / +/: system(c); z = 1/2 } }"}, "awk.system"},
+		{[]string{"awk", "BEGIN { do / +/; while (0); system(c); z = 1/2 }"}, "awk.system"},
+		{[]string{"awk", "BEGIN { if (1) x = 1; else / +/; system(c); z = 1/2 }"}, "awk.system"},
+		{[]string{"awk", "BEGIN { if (k in / +/) system(c); z = 1/2 }"}, "awk.system"},
+		{[]string{"awk", "BEGIN { getline / +/; system(c); z = 1/2 }"}, "awk.system"},
+		{[]string{"awk", "BEGIN { while (0) / +/; system(c); z = 1/2 }"}, "awk.system"},
+		{[]string{"awk", "BEGIN { for (;0;) / +/; system(c); z = 1/2 }"}, "awk.system"},
+		{[]string{"mawk", "BEGIN { x++ / +/; system(c); z = 1/2 }"}, "awk.system"},
+		{[]string{"mawk", "BEGIN { x = length / +/; system(c); z = 1/2 }"}, "awk.system"},
+		// other dangerous constructs hidden the same way
+		{[]string{"awk", "BEGIN { if (0) exit / +/; print 1 | c; z = 1/2 }"}, "awk.pipe"},
+		{[]string{"awk", "BEGIN { if (0) exit / +/; c | getline; z = 1/2 }"}, "awk.pipe"},
+		{[]string{"gawk", "BEGIN { if (0) exit / +/; print 1 |& c; z = 1/2 }"}, "awk.pipe"},
+		{[]string{"gawk", "BEGIN { if (0) exit / +/; @f(c); z = 1/2 }"}, "awk.indirect-call"},
+		{[]string{"gawk", "BEGIN { if (0) exit / +/\n@include \"x\"\nz = 1/2 }"}, "awk.program-file"},
+		// a "#" the division reading takes as a comment
+		{[]string{"awk", "BEGIN { if (0) exit /#/; system(c) }"}, "awk.system"},
+		// bracket expressions: classes, "]" first, negation, nesting
+		{[]string{"awk", "BEGIN { if (\"]\" ~ /[]/]+/) x=1; system(c); z = 1 / 2 }"}, "awk.system"},
+		{[]string{"awk", "BEGIN { if (\"]\" ~ /[^]/]+/) x=1; system(c); z = 1 / 2 }"}, "awk.system"},
+		{[]string{"awk", "BEGIN { if (\"a\" ~ /[/]/) x=1; system(c); z = 1 / 2 }"}, "awk.system"},
+		{[]string{"awk", "BEGIN { if (\"a\" ~ /[[.a.]/]/) x=1; system(c); z = 1 / 2 }"}, "awk.system"},
+		{[]string{"awk", "BEGIN { if (\"a\" ~ /[\\]/]/) x=1; system(c); z = 1 / 2 }"}, "awk.system"},
+		// defence in depth: system( hidden in a regex or comment
+		{[]string{"awk", "/system(/"}, "awk.system"},
+		{[]string{"awk", "# system(\"id\")\n{ print }", "f"}, "awk.system"},
+		// too many readings
+		{[]string{"awk", "{ print (a)/(b)/(c)/(d)/(e)/(f)/(g)/(h)/(i)/(j)/(k)/(l)/(m) }"}, "awk.ambiguous"},
+		// no reading tokenizes
+		{[]string{"awk", "BEGIN { x = / }"}, "awk.syntax"},
+		// everyday programs stay allowed
+		{[]string{"awk", "$1 > 5", "f"}, ""},
+		{[]string{"awk", "NR<3", "f"}, ""},
+		{[]string{"awk", "/ERROR|WARN/", "f"}, ""},
+		{[]string{"awk", "{ s += $2 } END { print s / NR }", "f"}, ""},
+		{[]string{"awk", "BEGIN { a = 8; b = 4; c = 2; print a / b / c }"}, ""},
+		{[]string{"awk", "{ gsub(/\\//, \"-\"); print }", "f"}, ""},
+		{[]string{"awk", "{ n = split($0, a, \"/\"); print a[n] }", "f"}, ""},
+		{[]string{"awk", "{ print ($1 + $2) / 2 }", "f"}, ""},
+		{[]string{"awk", "{ print ($1 + $2) / 2, ($3 + $4) / 2 }", "f"}, ""},
+		{[]string{"awk", "{ print $1 / $2, $3 / $4 }", "f"}, ""},
+		{[]string{"awk", "{ x = a[1] / 2; y = NF / 2; z = $NF / 2 }", "f"}, ""},
+		{[]string{"awk", "{ c++ } END { print c / NR }", "f"}, ""},
+		{[]string{"awk", "{ print length / 2 }", "f"}, ""},
+		{[]string{"awk", "{ x /= 2; print x }", "f"}, ""},
+		{[]string{"awk", "$0 ~ /[[:alpha:]/]+/ { print }", "f"}, ""},
+		{[]string{"awk", "/[/]/ { print }", "f"}, ""},
+		{[]string{"awk", "/a\\/b/ { print }", "f"}, ""},
+		{[]string{"awk", "{ if ($1 ~ /^[0-9]+$/) print $1 / 2 }", "f"}, ""},
+		{[]string{"awk", "{ print \"system(x)\" }", "f"}, ""},
+		{[]string{"awk", "{ print mysystem(1) }", "f"}, ""},
+	})
+}
+
+// TestTarVolumePrompt covers GNU tar 1.34's interactive volume prompt
+// (its "!" answer runs a shell reading the request's stdin): -M and -L,
+// which implies -M, are refused in every spelling; -w only asks which
+// files to take and stays allowed.
+func TestTarVolumePrompt(t *testing.T) {
+	runRecCases(t, Tar, []recCase{
+		{[]string{"tar", "-c", "-M", "-L", "10", "-f", "a.tar", "big"}, ruleTarMultiVolume},
+		{[]string{"tar", "-cM", "-f", "a.tar", "big"}, ruleTarMultiVolume},
+		{[]string{"tar", "-cMf", "a.tar", "big"}, ruleTarMultiVolume},
+		{[]string{"tar", "cMf", "a.tar", "big"}, ruleTarMultiVolume},
+		{[]string{"tar", "xMf", "a.tar"}, ruleTarMultiVolume},
+		{[]string{"tar", "--multi-volume", "-cf", "a.tar", "big"}, ruleTarMultiVolume},
+		{[]string{"tar", "--multi", "-cf", "a.tar", "big"}, ruleTarMultiVolume},
+		{[]string{"tar", "--mu", "-cf", "a.tar", "big"}, ruleTarMultiVolume},
+		{[]string{"tar", "-cf", "a.tar", "big", "-M"}, ruleTarMultiVolume},
+		{[]string{"tar", "-c", "-L", "10", "-f", "a.tar", "big"}, ruleTarMultiVolume},
+		{[]string{"tar", "-cL10", "-f", "a.tar", "big"}, ruleTarMultiVolume},
+		{[]string{"tar", "cLf", "10", "a.tar", "big"}, ruleTarMultiVolume},
+		{[]string{"tar", "--tape-length=10", "-cf", "a.tar", "big"}, ruleTarMultiVolume},
+		{[]string{"tar", "--tape", "10", "-cf", "a.tar", "big"}, ruleTarMultiVolume},
+		{[]string{"tar", "--m", "-cf", "a.tar", "big"}, "tar.ambiguous-option"},
+		{[]string{"tar", "-cwf", "a.tar", "big"}, ""},
+		{[]string{"tar", "--interactive", "-xf", "a.tar"}, ""},
+		{[]string{"tar", "--confirmation", "-xf", "a.tar"}, ""},
+		{[]string{"bsdtar", "-xwf", "a.tar"}, ""},
+	})
+}
+
+// TestTarOutputFiles checks that --index-file, --volno-file and
+// -g/--listed-incremental must name a file inside the working directory.
+func TestTarOutputFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(t.TempDir(), filepath.Join(dir, "out")); err != nil {
+		t.Fatal(err)
+	}
+	cases := []recCase{
+		{[]string{"tar", "--index-file=/tmp/idx", "-cvf", "a.tar", "d"}, "tar.output-path"},
+		{[]string{"tar", "--index-file", "../idx", "-cvf", "a.tar", "d"}, "tar.output-path"},
+		{[]string{"tar", "--index=out/idx", "-cvf", "a.tar", "d"}, "tar.output-path"},
+		{[]string{"tar", "-cvf", "a.tar", "d", "--index-file=/tmp/idx"}, "tar.output-path"},
+		{[]string{"tar", "--volno-file=/tmp/v", "-cf", "a.tar", "d"}, "tar.output-path"},
+		{[]string{"tar", "-g", "/tmp/snap", "-cf", "a.tar", "d"}, "tar.output-path"},
+		{[]string{"tar", "-g/tmp/snap", "-cf", "a.tar", "d"}, "tar.output-path"},
+		{[]string{"tar", "-cg", "/tmp/snap", "-f", "a.tar", "d"}, "tar.output-path"},
+		{[]string{"tar", "cgf", "/tmp/snap", "a.tar", "d"}, "tar.output-path"},
+		{[]string{"tar", "--listed-incremental=sub/../../snap", "-cf", "a.tar", "d"}, "tar.output-path"},
+		{[]string{"tar", "--listed=/tmp/snap", "-cf", "a.tar", "d"}, "tar.output-path"},
+		{[]string{"tar", "--index-file=idx.txt", "-cvf", "a.tar", "d"}, ""},
+		{[]string{"tar", "-g", "sub/snap.snar", "-cf", "a.tar", "d"}, ""},
+		{[]string{"tar", "cgf", "snap.snar", "a.tar", "d"}, ""},
+		{[]string{"tar", "-cf", "a.tar", "--", "--index-file=/tmp/idx"}, ""},
+	}
+	for _, c := range cases {
+		r := Tar(c.argv, Context{Dir: dir})
+		switch {
+		case c.rule == "" && r != nil:
+			t.Errorf("%q: want allow, got %s: %s", c.argv, r.Rule, r.Message)
+		case c.rule != "" && r == nil:
+			t.Errorf("%q: want %s, got allow", c.argv, c.rule)
+		case c.rule != "" && r.Rule != c.rule:
+			t.Errorf("%q: want %s, got %s: %s", c.argv, c.rule, r.Rule, r.Message)
+		}
+	}
+}
+
+// TestAwkHostileProgramsFinish feeds program text built to make the
+// reading enumeration and the regex-extent scans blow up: each must get a
+// verdict (no hang, no panic), and a dangerous one must be refused.
+func TestAwkHostileProgramsFinish(t *testing.T) {
+	cases := []struct {
+		src       string
+		mustRefer bool
+	}{
+		{strings.Repeat("/[/ ", 50000), false},
+		{"x = 1 " + strings.Repeat("(a)/", 50000), false},
+		{strings.Repeat("BEGIN { if (0) exit / +/; z = 1/2 }\n", 5000) + "BEGIN { system(c) }", true},
+		{"BEGIN { x = " + strings.Repeat("[", 100000) + " }", false},
+		{strings.Repeat("a ~ /[[:alpha:]/]+/;", 20000), false},
+	}
+	for i, c := range cases {
+		r := checkAwkProgram(c.src, 1)
+		if c.mustRefer && r == nil {
+			t.Errorf("case %d: dangerous program allowed", i)
+		}
+	}
 }

@@ -16,7 +16,30 @@ const (
 	riskTarInfoScript = "runs a program at the end of each volume"
 	riskTarCheckpoint = "selects a checkpoint action other than the inert ., dot, bell, echo[=TEXT], ttyout=TEXT and totals (exec= runs a program)"
 	ruleTarExec       = "tar.exec-option"
+	// riskTarVolumePrompt: at the end of each volume GNU tar 1.34
+	// (src/buffer.c, the new-volume menu) asks on stdin, or /dev/tty when
+	// the archive is stdin, and its "!" answer spawns $SHELL reading the
+	// same stdin: a request's stdin becomes shell commands (verified: tar
+	// -c -L 10 -f a.tar big with stdin "!\n" started sh).
+	riskTarVolumePrompt = "starts GNU tar's interactive volume prompt, whose \"!\" answer runs a shell reading stdin"
+	riskTarTapeLength   = "implies --multi-volume in GNU tar 1.34 and so " + riskTarVolumePrompt
+	ruleTarMultiVolume  = "tar.multi-volume"
 )
+
+// tarOutputPolicy names the policy for GNU tar options whose value is a
+// file tar writes besides the archive.
+const tarOutputPolicy = "tar output file"
+
+// gnuTarOutputOptions are the GNU tar 1.34 options whose value names a
+// file tar creates or rewrites (src/tar.c): --index-file (the verbose
+// listing), --volno-file (the volume number, rewritten at exit) and
+// -g/--listed-incremental (the snapshot file, rewritten after the dump).
+// Their value must stay inside the working directory (OutputPath).
+// bsdtar 3.7 has none of them: there "--index-file" and "--volno-file"
+// are unknown or ambiguous prefixes (a grammar error) and -g is unknown.
+var gnuTarOutputOptions = map[string]bool{
+	"index-file": true, "volno-file": true, "listed-incremental": true,
+}
 
 const gnuTarProgram = "GNU tar 1.34"
 
@@ -109,8 +132,8 @@ var gnuTarTable = NewTable(gnuTarProgram, false, []Option{
 	{Long: "force-local"},
 	{Long: "rmt-command", Arg: RequiredArg, Risk: riskTarRmt, Rule: ruleTarExec},
 	{Long: "rsh-command", Arg: RequiredArg, Risk: riskTarRsh, Rule: ruleTarExec},
-	{Long: "multi-volume", Short: 'M'},
-	{Long: "tape-length", Short: 'L', Arg: RequiredArg},
+	{Long: "multi-volume", Short: 'M', Risk: riskTarVolumePrompt, Rule: ruleTarMultiVolume},
+	{Long: "tape-length", Short: 'L', Arg: RequiredArg, Risk: riskTarTapeLength, Rule: ruleTarMultiVolume},
 	{Long: "info-script", Short: 'F', Arg: RequiredArg, Risk: riskTarInfoScript, Rule: ruleTarExec},
 	{Long: "new-volume-script", Key: "F", Arg: RequiredArg, Risk: riskTarInfoScript, Rule: ruleTarExec},
 	{Long: "volno-file", Arg: RequiredArg},
@@ -173,6 +196,9 @@ var gnuTarTable = NewTable(gnuTarProgram, false, []Option{
 	{Long: "quoting-style", Arg: RequiredArg},
 	{Long: "quote-chars", Arg: RequiredArg},
 	{Long: "no-quote-chars", Arg: RequiredArg},
+	// -w asks "add 'x'?" per file on stdin (or /dev/tty when the archive
+	// is stdin); the answer only selects files, nothing is run, so it is
+	// allowed (the runner gives no tty and a timeout bounds the wait).
 	{Long: "interactive", Short: 'w'},
 	{Long: "confirmation", Key: "w"},
 	{Long: "verbose", Short: 'v'},
@@ -272,24 +298,34 @@ func gnuTarRemote(name string) bool {
 // tarInertCheckpointAction, see tarAllowInertCheckpointActions),
 // -I/--use-compress-program,
 // --to-command, --rsh-command, --rmt-command or
-// -F/--info-script/--new-volume-script, in any spelling (abbreviation,
-// cluster, old-style letter, -W name in bsdtar, after operands). It also
-// refuses a GNU archive name of the form HOST:PATH (-f/--file value)
-// unless --force-local is given. A reading with a grammar error makes that
+// -F/--info-script/--new-volume-script, -M/--multi-volume or
+// -L/--tape-length (both reach GNU tar's volume prompt, whose "!" runs a
+// shell), in any spelling (abbreviation, cluster, old-style letter, -W
+// name in bsdtar, after operands). It also refuses a GNU archive name of
+// the form HOST:PATH (-f/--file value) unless --force-local is given, and
+// a --index-file, --volno-file or -g/--listed-incremental value that
+// OutputPath does not keep inside ctx.Dir (rule tar.output-path). A reading with a grammar error makes that
 // tar exit before acting; argv is refused when neither reading is clean.
 func Tar(argv []string, ctx Context) *Rejection {
 	if len(argv) == 0 {
 		return nil
 	}
 	gnu := gnuTarParse(argv)
-	if r := tarRisk(gnu.Events, gnuTarProgram); r != nil {
-		return r
-	}
 	bsd := bsdtarParse(argv)
-	if r := tarRisk(bsd.Events, bsdtarProgram); r != nil {
-		return r
+	// Options that run a named program are reported before the volume
+	// prompt, which needs a second step (stdin) to run anything.
+	for _, prompt := range []bool{false, true} {
+		if r := tarRisk(gnu.Events, gnuTarProgram, prompt); r != nil {
+			return r
+		}
+		if r := tarRisk(bsd.Events, bsdtarProgram, prompt); r != nil {
+			return r
+		}
 	}
 	if r := gnuTarRemoteArchive(gnu); r != nil {
+		return r
+	}
+	if r := gnuTarOutputFiles(gnu, ctx); r != nil {
 		return r
 	}
 	if gnu.Err != nil && bsd.Err != nil {
@@ -337,9 +373,14 @@ func tarInertCheckpointAction(value string) bool {
 	return strings.HasPrefix(value, "echo=") || strings.HasPrefix(value, "ttyout=")
 }
 
-func tarRisk(events []Event, program string) *Rejection {
+// tarRisk returns the refusal for the first risky event whose rule is
+// (prompt) or is not (!prompt) ruleTarMultiVolume.
+func tarRisk(events []Event, program string, prompt bool) *Rejection {
 	for i := range events {
 		ev := &events[i]
+		if ev.Kind == OptionEvent && (ev.Opt.Rule == ruleTarMultiVolume) != prompt {
+			continue
+		}
 		if ev.Kind == OptionEvent && ev.Opt.Long == "checkpoint-action" && ev.HasValue &&
 			tarAllowInertCheckpointActions && tarInertCheckpointAction(ev.Value) {
 			continue
@@ -363,6 +404,20 @@ func gnuTarRemoteArchive(p Parsed) *Rejection {
 			return Reject("tar.remote-archive", tarPolicy, ev.Index, ev.Word,
 				"%s names the archive %q, which GNU tar 1.34 reads as HOST:PATH and opens by running a remote shell (add --force-local for a local file)",
 				describeEvent(ev), ev.Value)
+		}
+	}
+	return nil
+}
+
+// gnuTarOutputFiles checks the value of each gnuTarOutputOptions event
+// with OutputPath.
+func gnuTarOutputFiles(p Parsed, ctx Context) *Rejection {
+	for i := range p.Events {
+		ev := &p.Events[i]
+		if ev.Kind == OptionEvent && ev.HasValue && gnuTarOutputOptions[ev.Opt.Long] {
+			if r := OutputPath(ctx, "tar", tarOutputPolicy, ev.Index, ev.Word, ev.Value); r != nil {
+				return r
+			}
 		}
 	}
 	return nil
