@@ -36,11 +36,17 @@ var cargoGlobalValue = map[string]bool{"--color": true, "-C": true, "-Z": true, 
 // --test-runtool and --test-builder; --target with a JSON target
 // specification (which names a linker); cargo install --path; cargo doc
 // --open (a browser); and unknown subcommands, which cargo runs as the
-// program cargo-NAME from PATH or a configuration alias. cargo build,
-// check, test, run stay allowed: build scripts, proc macros, tests and
-// the repository's .cargo/config.toml are delegated authority.
+// program cargo-NAME from PATH or a configuration alias. Contained to the
+// working directory: --target-dir, --artifact-dir and --out-dir. cargo
+// build, check, test, run stay allowed: build scripts, proc macros, tests
+// and the repository's .cargo/config.toml are delegated authority, as are
+// cargo install (into the user's cargo bin directory, or --root), the
+// directory operands of cargo new/init/vendor and --manifest-path.
 func Cargo(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 	if r := cargoScan(argv); r != nil {
+		return r
+	}
+	if r := cargoOutputs(argv, ctx); r != nil {
 		return r
 	}
 	cmd := -1
@@ -74,6 +80,35 @@ func Cargo(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 				"argument %d %q makes cargo install build the local crate and install its binaries into the user's cargo bin directory, ahead of other programs on PATH", k, w)
 		case (name == "doc" || name == "d") && w == "--open":
 			return argvrules.Reject("cargo.exec-option", cargoPolicy, k, w, "argument %d %q makes cargo doc open a web browser", k, w)
+		}
+	}
+	return nil
+}
+
+// cargoOutputDirs are cargo 1.8x options whose value is a directory
+// cargo writes build products into (clap: exact names, --name=value or
+// --name value): --target-dir for every build command, and the unstable
+// --artifact-dir with its former name --out-dir.
+var cargoOutputDirs = map[string]bool{"--target-dir": true, "--artifact-dir": true, "--out-dir": true}
+
+// cargoOutputs contains every cargoOutputDirs value to the working
+// directory, in any position (words after "--" included: conservative).
+func cargoOutputs(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+	for j := 1; j < len(argv); j++ {
+		w := argv[j]
+		name, value, hasValue := strings.Cut(w, "=")
+		if !cargoOutputDirs[name] {
+			continue
+		}
+		if !hasValue {
+			if j+1 >= len(argv) {
+				return nil
+			}
+			value = argv[j+1]
+			w += " " + value
+		}
+		if r := outputPath(ctx, "cargo", j, w, value, outDir); r != nil {
+			return r
 		}
 	}
 	return nil

@@ -16,7 +16,11 @@
 // Output-path checks use argvrules.OutputPath (and, for directories, the
 // same lexical rules plus an os.Root walk under Context.Dir); "-" and
 // /dev/null are accepted as outputs. Recognizers never run anything,
-// touch the filesystem only through Context.Dir, and never panic.
+// never create or modify files, and never panic; they read the file
+// system only through Context.Dir, except make's makefile check, which
+// resolves -f/-C/-I paths component by component with Lstat and Readlink
+// (physicalPath) the way the kernel would, stopping at /dev, /proc and
+// /sys.
 //
 // Programs of the issue with no argv exec vector (no recognizer needed;
 // the policy allows them by name):
@@ -54,5 +58,8 @@
 // configuration files the programs read on their own
 // (~/.curlrc, ~/.wgetrc, .npmrc in the project, .cargo/config.toml,
 // kubeconfig credential plugins, Docker credential helpers in the default
-// config), and destination operands.
+// config), destination operands, and installs into the user's or global
+// locations by design (go install, cargo install and its --root, pip
+// install --user, npm install --global, npm config set of keys that name
+// no program).
 package programs

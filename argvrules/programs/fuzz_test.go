@@ -21,7 +21,7 @@ func fuzzFamily(f *testing.F, family string) {
 		f.Fatalf("no recognizer %q", family)
 	}
 	seeded := 0
-	for _, r := range tableRows {
+	for _, r := range append(append([]row(nil), tableRows...), redTeamRows...) {
 		if FamilyOf(baseName(r.argv)) == family {
 			f.Add(strings.Join(r.argv[1:], sep))
 			seeded++
@@ -44,6 +44,35 @@ func fuzzFamily(f *testing.F, family string) {
 			if r1 != nil && (r1.Index < 0 || r1.Index >= len(argv) || r1.Rule == "" || r1.Message == "") {
 				t.Fatalf("%q: malformed rejection %+v", argv, r1)
 			}
+		}
+	})
+}
+
+// FuzzSplitQuotedFields checks that splitting never panics and that
+// re-quoting the fields and splitting again gives the same fields.
+func FuzzSplitQuotedFields(f *testing.F) {
+	for _, s := range []string{"", "-s -w", "-X 'main.v=a b' -s", `"-o" /x`, `'a'b`, `a'b c'`, `'x`, "\t-N\n-l\r"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		fields, err := splitQuotedFields(s)
+		if err != nil {
+			return
+		}
+		var b strings.Builder
+		for _, fl := range fields {
+			switch {
+			case !strings.Contains(fl, "'"):
+				b.WriteString("'" + fl + "' ")
+			case !strings.Contains(fl, `"`):
+				b.WriteString(`"` + fl + `" `)
+			default:
+				return
+			}
+		}
+		again, err := splitQuotedFields(b.String())
+		if err != nil || !reflect.DeepEqual(again, fields) {
+			t.Fatalf("%q: fields %q, re-quoted %q split to %q (%v)", s, fields, b.String(), again, err)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package programs
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
@@ -15,6 +16,7 @@ var goRiskFlags = map[string]string{
 	"exec":     "runs the built binary through a program of its choosing",
 	"toolexec": "runs every compiler, assembler and linker invocation through a program of its choosing",
 	"vettool":  "runs a program of its choosing as the vet analysis tool",
+	"fixtool":  "runs a program of its choosing as the go fix analysis tool",
 	"overlay":  "replaces source files with files named in a JSON overlay file",
 }
 
@@ -48,14 +50,27 @@ var goCommands = map[string]string{
 	"bug":      "opens a web browser",
 }
 
-// goStdTools are the tools the go distribution ships in
-// $GOROOT/pkg/tool (go 1.26 "go tool" listing); any other name is a
-// module tool or a program found elsewhere.
-var goStdTools = map[string]bool{
-	"addr2line": true, "asm": true, "buildid": true, "cgo": true, "compile": true,
-	"covdata": true, "cover": true, "dist": true, "distpack": true, "doc": true,
-	"fix": true, "link": true, "nm": true, "objdump": true, "pack": true,
-	"pprof": true, "preprofile": true, "test2json": true, "trace": true, "vet": true,
+// goTools says what each tool the go 1.26 distribution ships (the
+// directories of $GOROOT/src/cmd that go tool builds or runs) may do: ""
+// allowed (subject to goToolArgs), otherwise why it is refused. Any other
+// name is a module tool (a go.mod tool directive) or a program found
+// elsewhere. Only read-only inspection tools and the coverage/profile
+// converters, whose outputs the flag scan contains, are allowed; the
+// build tools are what go build runs, with arguments go build computes.
+var goTools = map[string]string{
+	"addr2line": "", "buildid": "", "covdata": "", "cover": "", "nm": "", "objdump": "",
+	"preprofile": "", "test2json": "",
+	"asm":      "is the assembler, which writes its -o output anywhere; use go build",
+	"cgo":      "runs the C compiler (and a -wrapper program of its choosing) and writes into any -objdir; use go build",
+	"compile":  "is the compiler, which writes -o, -asmhdr, -linkobj and profile files anywhere; use go build",
+	"link":     "is the linker, which runs -extld/-extar programs and writes -o anywhere; use go build",
+	"pack":     "creates and rewrites archives at any path",
+	"pprof":    "runs programs (-tools, objdump, addr2line from PATH), fetches URLs, serves HTTP (-http) and opens a web browser",
+	"trace":    "serves HTTP and opens a web browser",
+	"vet":      "is the vet analysis driver, whose .cfg input names files it writes; use go vet",
+	"fix":      "is the fix analysis driver, which rewrites source files; use go fix",
+	"dist":     "bootstraps and installs the toolchain itself",
+	"distpack": "writes toolchain distribution archives into GOROOT",
 }
 
 // Go is the recognizer of the go command (go 1.26, flag package syntax:
@@ -63,18 +78,27 @@ var goStdTools = map[string]bool{
 // abbreviations). Because go test accepts build flags after packages and
 // go run passes words after the package to the program, every word after
 // the subcommand is scanned, whatever its position:
-//   - refused: -exec, -toolexec, -vettool, -overlay; -ldflags/-gcflags
-//     values naming an external linker or archiver (extld, extar);
+//   - refused: -exec, -toolexec, -vettool, -fixtool, -overlay,
+//     -gccgoflags, -compiler other than gc, and -gcflags/-ldflags/
+//     -asmflags values (split like the go command: optional pattern=,
+//     quoted fields) carrying a tool flag that names a program, an output
+//     path or an input configuration (goCompileDeny, goLinkDeny,
+//     goAsmDeny; -extldflags beyond -static, -pie, -lNAME and similar,
+//     see goExtLinkSafe);
 //   - contained: -o, -modfile, -pkgdir and test profile/output flags
 //     (-coverprofile, -cpuprofile, -outputdir, -trace ..., also as
-//     -test.X) must name paths inside the working directory.
+//     -test.X) must name paths inside the working directory, as must the
+//     file operand of go mod edit and go work edit.
 //
 // Refused subcommands: go generate, go bug, go env -w/-u, go tool NAME
-// where NAME is not a standard tool, go run PKG@VERSION (runs code fetched
-// from the network, not repository code), go doc -http, and unknown
-// subcommands. go build/test/run/vet/list/version/env NAME stay allowed:
-// the repository's code, tests and cgo are delegated authority, and
-// GOFLAGS is not in the minimal child environment.
+// unless NAME is an inspection tool (goTools: addr2line, buildid without
+// -w outside, covdata, cover, nm, objdump, preprofile, test2json without a
+// command), go run PKG@VERSION (runs code fetched from the network, not
+// repository code), go doc -http, and unknown subcommands. go
+// build/test/run/vet/list/version/env NAME/install stay allowed: the
+// repository's code, tests and cgo are delegated authority, GOFLAGS is not
+// in the minimal child environment, and go install writes into GOBIN by
+// design.
 func Go(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 	i := 1
 	for ; i < len(argv); i++ {
@@ -106,7 +130,7 @@ func Go(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 	if r := goFlagScan(argv, i+1, ctx); r != nil {
 		return r
 	}
-	return goSubcommand(argv, i)
+	return goSubcommand(argv, i, ctx)
 }
 
 // goFlagScan checks every flag-shaped word from argv[start:].
@@ -123,12 +147,8 @@ func goFlagScan(argv []string, start int, ctx argvrules.Context) *argvrules.Reje
 		if !hasValue && j+1 < len(argv) {
 			value, valueAt = argv[j+1], j+1
 		}
-		switch name {
-		case "ldflags", "gcflags", "asmflags", "gccgoflags":
-			if strings.Contains(value, "extld") || strings.Contains(value, "extar") {
-				return argvrules.Reject("go.exec-flag", goPolicy, j, argv[j],
-					"argument %d %q passes %q to the toolchain, which names an external linker or archiver program", j, argv[j], value)
-			}
+		if r := goBuildToolFlag(argv, j, name, value, valueAt); r != nil {
+			return r
 		}
 		kind := goOutputFlags[strings.TrimPrefix(name, "test.")]
 		if kind == 0 || (!hasValue && valueAt == j) || harmlessOutput(value) {
@@ -145,8 +165,40 @@ func goFlagScan(argv []string, start int, ctx argvrules.Context) *argvrules.Reje
 	return nil
 }
 
+// goBuildToolFlag refuses build flags that choose the toolchain or pass
+// it flags naming programs or output paths: -compiler other than gc,
+// -gccgoflags, and -gcflags/-ldflags/-asmflags values with a refused
+// tool flag (goToolFlagsProblem). argv[j] is the flag, value its value
+// (at valueAt).
+func goBuildToolFlag(argv []string, j int, name, value string, valueAt int) *argvrules.Rejection {
+	word := argv[j]
+	if valueAt != j {
+		word += " " + value
+	}
+	why := ""
+	switch name {
+	case "compiler":
+		if value != "gc" {
+			why = "selects a compiler toolchain other than gc (gccgo runs the gccgo and C toolchain programs with flags the go command does not check)"
+		}
+	case "gccgoflags":
+		why = "passes arguments to gccgo, which can name programs (-wrapper, -B) and output files"
+	case "gcflags", "ldflags", "asmflags":
+		if p := goToolFlagsProblem(name, value); p != "" {
+			why = fmt.Sprintf("passes %q to the %s; it %s", value, goToolOf[name], p)
+		}
+	}
+	if why == "" {
+		return nil
+	}
+	return argvrules.Reject("go.exec-flag", goPolicy, j, word, "argument %d %q %s", j, word, why)
+}
+
+// goToolOf names the tool each per-package build flag feeds.
+var goToolOf = map[string]string{"gcflags": "compiler", "ldflags": "linker", "asmflags": "assembler"}
+
 // goSubcommand applies the rules of one subcommand (argv[i] is its name).
-func goSubcommand(argv []string, i int) *argvrules.Rejection {
+func goSubcommand(argv []string, i int, ctx argvrules.Context) *argvrules.Rejection {
 	sub, rest := argv[i], argv[i+1:]
 	for k, w := range rest {
 		j := i + 1 + k
@@ -163,8 +215,28 @@ func goSubcommand(argv []string, i int) *argvrules.Rejection {
 				"argument %d %q asks go run to build and run a module version fetched from the network, not repository code", j, w)
 		}
 	}
-	if sub == "tool" {
-		return goTool(argv, i)
+	switch {
+	case sub == "tool":
+		return goTool(argv, i, ctx)
+	case (sub == "mod" || sub == "work") && len(rest) > 0 && rest[0] == "edit":
+		return goEditFile(argv, i+1, ctx)
+	}
+	return nil
+}
+
+// goEditFile contains the file operand of go mod edit / go work edit
+// (argv[e] is "edit"): it names the go.mod or go.work file rewritten in
+// place, which may be any path. -json and -print only print.
+func goEditFile(argv []string, e int, ctx argvrules.Context) *argvrules.Rejection {
+	for k := e + 1; k < len(argv); k++ {
+		if name, _, _, isFlag := longName(argv[k]); isFlag && (name == "json" || name == "print") {
+			return nil
+		}
+	}
+	for _, k := range operandsAfter(argv, e) {
+		if r := outputPath(ctx, "go", k, argv[k], argv[k], outFile); r != nil {
+			return r
+		}
 	}
 	return nil
 }
@@ -176,18 +248,95 @@ func goRemoteVersion(w string) bool {
 	return at > 0 && strings.ContainsAny(w[:at], "./")
 }
 
-// goTool checks go tool's first operand: a standard tool name, or none.
-func goTool(argv []string, i int) *argvrules.Rejection {
+// goTool checks go tool's first operand (a tool name) against goTools,
+// then the tool's own arguments (goToolArgs). "go tool" alone lists the
+// tools.
+func goTool(argv []string, i int, ctx argvrules.Context) *argvrules.Rejection {
 	for j := i + 1; j < len(argv); j++ {
 		w := argv[j]
 		if _, _, _, isFlag := longName(w); isFlag {
-			continue
+			continue // go tool -n NAME
 		}
-		if goStdTools[w] {
-			return nil
+		why, std := goTools[w]
+		switch {
+		case !std:
+			return argvrules.Reject("go.external-tool", goPolicy, j, w,
+				"argument %d %q is not a standard go tool, so go tool would run a module tool or another program of that name", j, w)
+		case why != "":
+			return argvrules.Reject("go.exec-tool", goPolicy, j, w,
+				"argument %d %q selects go tool %s, which %s (only the inspection tools addr2line, buildid, covdata, cover, nm, objdump, preprofile and test2json are allowed)", j, w, w, why)
 		}
-		return argvrules.Reject("go.external-tool", goPolicy, j, w,
-			"argument %d %q is not a standard go tool, so go tool would run a module tool or another program of that name", j, w)
+		return goToolArgs(argv, j, ctx)
 	}
 	return nil
+}
+
+// goToolArgs applies the rules of the allowed tool argv[t] to the words
+// after it (go 1.26 flag sets of each tool): cover -html without -o opens
+// a web browser, cover -pkgcfg/-outfilelist name files listing outputs,
+// buildid -w rewrites its operand in place (contained), and test2json
+// with a command operand runs that program. -o and profile outputs are
+// contained by goFlagScan.
+func goToolArgs(argv []string, t int, ctx argvrules.Context) *argvrules.Rejection {
+	tool, rest := argv[t], argv[t+1:]
+	hasO, write := false, false
+	html := -1
+	for k, w := range rest {
+		j := t + 1 + k
+		name, _, _, isFlag := longName(w)
+		switch {
+		case isFlag && name == "o":
+			hasO = true
+		case tool == "cover" && isFlag && name == "html":
+			html = j
+		case tool == "cover" && isFlag && (name == "pkgcfg" || name == "outfilelist"):
+			return argvrules.Reject("go.exec-flag", goPolicy, j, w,
+				"argument %d %q makes go tool cover read a configuration naming the files it writes", j, w)
+		case tool == "buildid" && isFlag && name == "w":
+			write = true
+		}
+	}
+	switch {
+	case html >= 0 && !hasO:
+		return argvrules.Reject("go.exec-flag", goPolicy, html, argv[html],
+			"argument %d %q without -o makes go tool cover write a temporary file and open a web browser on it (add -o FILE.html)", html, argv[html])
+	case write:
+		for _, k := range operandsAfter(argv, t) {
+			if r := outputPath(ctx, "go", k, argv[k], argv[k], outFile); r != nil {
+				return r
+			}
+		}
+	case tool == "test2json":
+		return goTest2JSON(argv, t)
+	}
+	return nil
+}
+
+// goTest2JSON refuses go tool test2json with a command: test2json
+// [-p pkg] [-t] [cmd args] runs cmd (flag package parsing: the first
+// non-flag word ends the flags).
+func goTest2JSON(argv []string, t int) *argvrules.Rejection {
+	for j := t + 1; j < len(argv); j++ {
+		w := argv[j]
+		if w == "--" {
+			j++
+			if j < len(argv) {
+				return goTest2JSONCommand(argv, j)
+			}
+			return nil
+		}
+		name, _, hasValue, isFlag := longName(w)
+		switch {
+		case !isFlag:
+			return goTest2JSONCommand(argv, j)
+		case name == "p" && !hasValue:
+			j++
+		}
+	}
+	return nil
+}
+
+func goTest2JSONCommand(argv []string, j int) *argvrules.Rejection {
+	return argvrules.Reject("go.exec-tool", goPolicy, j, argv[j],
+		"argument %d %q is a command for go tool test2json, which runs it (pipe go test output into test2json instead, or use go test -json)", j, argv[j])
 }

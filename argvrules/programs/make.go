@@ -1,6 +1,9 @@
 package programs
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
@@ -68,7 +71,6 @@ var makeProgram = &getoptProgram{
 	table:   makeTable,
 	order:   argvrules.Permute,
 	operand: makeOperand,
-	value:   makeValue,
 }
 
 // makeOperand refuses command-line variable assignments. GNU make reads
@@ -84,28 +86,113 @@ func makeOperand(_ []string, ev *argvrules.Event) *argvrules.Rejection {
 		"argument %d %q is a command-line variable assignment, which overrides the makefile and can carry $(shell ...), SHELL or .SHELLFLAGS to run commands", ev.Index, ev.Word)
 }
 
-// makeValue refuses -f/--file/--makefile naming standard input ("-",
-// /dev/stdin, /dev/fd/N, /proc/.../fd/N): the makefile would be the
-// request's stdin, text the client supplies like --eval.
-func makeValue(ev *argvrules.Event) *argvrules.Rejection {
-	if ev.Opt.Short != 'f' && ev.Opt.Key != "f" {
-		return nil
+// Make is the recognizer of GNU make (make, gmake). Refused: -E/--eval in
+// every getopt_long spelling (-sE..., --ev=..., after goals); every
+// operand containing "=" (a command-line variable assignment); a makefile
+// (-f, --file, --makefile, any abbreviation or attached value) that is
+// "-" or resolves under /dev, /proc or /sys (standard input, a device or
+// a file descriptor: text the request supplies), or that is not a regular
+// file, or whose resolution cannot be decided; and -C or -I directories
+// that resolve there. Plain make, make GOAL, make -j4 GOAL, make -C DIR,
+// make -f Makefile.other stay allowed: the recipes of the repository's
+// makefiles, include files and MAKEFLAGS passed by an operator are
+// delegated authority.
+func Make(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+	if r := makeProgram.check(argv, ctx); r != nil {
+		return r
 	}
-	v := ev.Value
-	if v == "-" || strings.HasPrefix(v, "/dev/") || strings.HasPrefix(v, "/proc/") {
-		return argvrules.Reject("make.stdin-makefile", "make command-line makefile text", ev.Index, ev.Word,
-			"%s with %q, which reads the makefile from standard input or a device, text the request supplies", describe(ev), v)
+	return makeFiles(argv, ctx)
+}
+
+// makeFiles resolves the directories and makefiles argv names the way
+// GNU make 4.3/4.4 uses them: every -C applies in argv order (relative
+// ones to the previous directory) before any makefile is read, so a
+// relative -f FILE is opened in the last -C directory; -I directories are
+// searched for include files. Each is resolved physically (physicalPath)
+// from ctx.Dir, so ".." after a symlink and symlinks to /dev/stdin or
+// /proc/self/fd/0 count as the kernel would count them.
+func makeFiles(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+	p := makeTable.Parse(argv, 1, argvrules.Permute)
+	dir := ctx.Dir
+	for i := range p.Events {
+		ev := &p.Events[i]
+		if ev.Kind != argvrules.OptionEvent || !ev.HasValue || ev.Opt.Short != 'C' {
+			continue
+		}
+		if r := makePath(ev, dir, "directory"); r != nil {
+			return r
+		}
+		if filepath.IsAbs(ev.Value) {
+			dir = ev.Value
+		} else if dir != "" {
+			dir = dir + "/" + ev.Value
+		}
+	}
+	for i := range p.Events {
+		ev := &p.Events[i]
+		if ev.Kind != argvrules.OptionEvent || !ev.HasValue {
+			continue
+		}
+		var r *argvrules.Rejection
+		switch {
+		case ev.Opt.Short == 'f' || ev.Opt.Key == "f":
+			r = makePath(ev, dir, "makefile")
+		case ev.Opt.Short == 'I':
+			// Judged from both the starting and the final directory:
+			// which one make searches a relative -I from is not relied on.
+			if r = makePath(ev, ctx.Dir, "include directory"); r == nil {
+				r = makePath(ev, dir, "include directory")
+			}
+		}
+		if r != nil {
+			return r
+		}
 	}
 	return nil
 }
 
-// Make is the recognizer of GNU make (make, gmake). Refused: -E/--eval in
-// every getopt_long spelling (-sE..., --ev=..., after goals), -f -
-// (and /dev/stdin-like makefiles), and every operand containing "=" (a
-// command-line variable assignment). Plain make, make GOAL, make -j4 GOAL,
-// make -C DIR, make -f Makefile.other stay allowed: the recipes of the
-// repository's makefiles, include files and MAKEFLAGS passed by an
-// operator are delegated authority.
-func Make(argv []string, ctx argvrules.Context) *argvrules.Rejection {
-	return makeProgram.check(argv, ctx)
+// makePath judges one path value: what ("makefile", "directory",
+// "include directory") says how make uses it, base is the directory a
+// relative value is opened from ("" when unknown).
+func makePath(ev *argvrules.Event, base, what string) *argvrules.Rejection {
+	v := ev.Value
+	word := ev.Word
+	if ev.ValueIndex != ev.Index {
+		word += " " + v
+	}
+	rule := "make.stdin-makefile"
+	if what != "makefile" {
+		rule = "make.device-directory"
+	}
+	refuse := func(format string, args ...any) *argvrules.Rejection {
+		detail := fmt.Sprintf(format, args...)
+		return argvrules.Reject(rule, "make command-line makefile text", ev.Index, word,
+			"argument %d %q names %q as the %s (%s), %s", ev.Index, word, v, what, ev.Opt.Display(), detail)
+	}
+	if what == "makefile" && v == "-" {
+		return refuse("which reads the makefile from standard input, text the request supplies")
+	}
+	if !filepath.IsAbs(v) && base == "" {
+		return refuse("a relative path, which cannot be resolved because the working directory is unknown")
+	}
+	resolved, exists, pseudo, err := physicalPath(base, v)
+	switch {
+	case err != nil:
+		return refuse("whose resolution cannot be decided (%v), so it may lead to standard input or a device", err)
+	case pseudo && what == "makefile":
+		return refuse("which resolves to %q under /dev, /proc or /sys: standard input, a device or a file descriptor, text the request can supply", resolved)
+	case pseudo:
+		return refuse("which resolves to %q under /dev, /proc or /sys, where a makefile or include name reaches standard input, a device or a file descriptor", resolved)
+	case what == "makefile" && exists && !isRegular(resolved):
+		return refuse("which resolves to %q, not a regular file (a FIFO, socket or device can carry text the request supplies)", resolved)
+	}
+	return nil
+}
+
+// isRegular reports whether p (already resolved) is a regular file or a
+// directory, the only kinds make can read a makefile from without a
+// writer on the other end (a directory fails with an error).
+func isRegular(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && (fi.Mode().IsRegular() || fi.IsDir())
 }

@@ -36,7 +36,7 @@ var nodeRiskKeys = map[string]string{
 // matches several keys always reports the same one.
 var nodeRiskKeyList = sortedKeys(nodeRiskKeys)
 
-func sortedKeys(m map[string]string) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -148,11 +148,17 @@ var npmInitAliases = map[string]bool{"init": true, "create": true, "innit": true
 // create-INITIALIZER), config edit, config set/set of a program key, and
 // every program-naming configuration key (--script-shell, --shell,
 // --editor, --browser, --node-options, --userconfig, ... see
-// nodeRiskKeys) in any position and spelling. npm test, npm ci,
-// npm install, npm run NAME stay allowed: package scripts and install
-// scripts are delegated authority.
+// nodeRiskKeys) in any position and spelling. Contained to the working
+// directory: --prefix/-C, --cache, --logs-dir and --pack-destination
+// (npmOutputs). npm test, npm ci, npm install, npm run NAME stay
+// allowed: package scripts and install scripts are delegated authority,
+// as are --global installs into the global prefix and npm config set of
+// keys that name no program (they write the user's ~/.npmrc).
 func Npm(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 	if r := nodeScan("npm", argv); r != nil {
+		return r
+	}
+	if r := npmOutputs.scan(argv, ctx); r != nil {
 		return r
 	}
 	for _, j := range nodeCommands(argv) {
@@ -285,8 +291,13 @@ var pnpmCommandRisks = map[string]string{
 // (see nodeRiskKeys), and any command that is not a pnpm built-in: pnpm
 // runs an unknown NAME as a script or, failing that, as pnpm exec NAME,
 // which runs any program on PATH; use pnpm run NAME for scripts.
+// Contained to the working directory: -C/--dir and the store, cache,
+// modules and pack directories (pnpmOutputs).
 func Pnpm(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 	if r := nodeScan("pnpm", argv); r != nil {
+		return r
+	}
+	if r := pnpmOutputs.scan(argv, ctx); r != nil {
 		return r
 	}
 	cands := nodeCommands(argv)
@@ -323,8 +334,13 @@ var yarnCommandRisks = map[string]string{
 // and every program-naming configuration key (see nodeRiskKeys, including
 // --use-yarnrc and yarn-path). yarn NAME and yarn run NAME run package
 // scripts or binaries installed in node_modules/.bin: delegated.
+// Contained to the working directory: --cwd, the cache, modules, global
+// and link folders, and yarn pack's --filename/--out (yarnOutputs).
 func Yarn(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 	if r := nodeScan("yarn", argv); r != nil {
+		return r
+	}
+	if r := yarnOutputs.scan(argv, ctx); r != nil {
 		return r
 	}
 	for _, j := range nodeCommands(argv) {

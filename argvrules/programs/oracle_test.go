@@ -471,6 +471,9 @@ func TestOracleGo(t *testing.T) {
 		v("build", "-o", "OUTSIDE/app", "."), v("build", "-o=OUTSIDE/", "."),
 		v("test", "-coverprofile=OUTSIDE/c.out", "."), v("test", ".", "-cpuprofile", "OUTSIDE/cpu.out"),
 		v("env", "-w", "GOFLAGS=-x"), v("env", "--w", "GOFLAGS=-x"),
+		v("build", "-gcflags=-asmhdr=OUTSIDE/h", "-o", "app", "."), v("build", "-gcflags", "-N -cpuprofile OUTSIDE/p", "-o", "app", "."),
+		v("build", "-gcflags=x=-N -l", "-o", "app", "."), v("build", "-ldflags=-s -w -X main.v=1", "-o", "app", "."),
+		v("fix", "-fixtool=CANARY", "."), v("tool", "nm", "app"), v("tool", "buildid", "app"),
 		v("build", "."), v("vet", "."), v("test", "."), v("run", "."), v("env", "GOPATH"), v("version"))
 	runOracle(t, "go", Go, "", vs, true, env...)
 }

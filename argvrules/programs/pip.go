@@ -32,26 +32,35 @@ func isPrefixOf(name, full string, min int) bool {
 	return len(name) >= min && strings.HasPrefix(full, name)
 }
 
-// Pip is the recognizer of pip (pip, pip3, pip3.N; pip 24/25, optparse
-// grammar: long options by unique prefix, options after operands).
-// Refused in any position: --editor and every prefix of it (--edit,
-// --edi; pip config's editor program), --python and its prefixes
-// (--python runs pip under another interpreter program; --python-version
-// stays allowed), pip config edit, and unknown commands. --log, --log-file
-// and --local-log (and their prefixes) must name a file inside the working
-// directory. Delegated: what pip install runs (build backends and setup.py
-// of the packages it installs), where it installs (--target, --prefix,
-// --root, --user), its caches, pip.conf and network access.
+// Pip is the recognizer of pip (pip, pip3, pip3.N; pip 23-25, optparse
+// grammar: long options by unique prefix, short option clusters, options
+// after operands). Refused in any position: --editor and every prefix of
+// it (--edit, --edi; pip config's editor program), --python and its
+// prefixes (--python runs pip under another interpreter program;
+// --python-version stays allowed), pip config except the read-only list,
+// get and debug actions (set/unset write a pip.conf outside the working
+// directory whose global.python makes later pip runs start a program),
+// and unknown commands. Contained (the path must stay inside the working
+// directory): --log, --log-file, --local-log, --report, -d/--dest,
+// -t/--target, --prefix, --root, -w/--wheel-dir, --src and --cache-dir,
+// with their prefixes and aliases. Delegated: what pip install runs
+// (build backends and setup.py of the packages it installs), --user
+// installs into the user's site directory, requirement and constraint
+// files (data in the requirements format), pip.conf files pip reads on
+// its own, and network access.
 func Pip(argv []string, ctx argvrules.Context) *argvrules.Rejection {
-	cmd := -1
+	var cands []int
 	for j := 1; j < len(argv); j++ {
 		w := argv[j]
 		if w == "--" {
 			break
 		}
 		if !strings.HasPrefix(w, "--") {
-			if cmd < 0 && !strings.HasPrefix(w, "-") {
-				cmd = j
+			if !strings.HasPrefix(w, "-") && pipCommandCandidate(argv, cands, j) {
+				cands = append(cands, j)
+			}
+			if r := pipShort(ctx, argv, j); r != nil {
+				return r
 			}
 			continue
 		}
@@ -59,25 +68,176 @@ func Pip(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 		if r := pipOption(ctx, argv, j, name, value, hasValue); r != nil {
 			return r
 		}
-		if cmd < 0 && !hasValue && pipValueOptions[name] {
+		if len(cands) == 0 && !hasValue && pipValueOptions[name] {
 			j++ // a general option's separate value is not the command
 		}
 	}
-	if cmd < 0 {
-		return nil
+	return pipCommand(argv, cands)
+}
+
+// pipCommandCandidate reports whether the operand argv[j] may be the
+// command, given the candidates found before it: the first operand is,
+// and, when the word before it is a long option without "=" (an
+// abbreviated value option such as --cache takes it as its value), so is
+// the next operand.
+func pipCommandCandidate(argv []string, cands []int, j int) bool {
+	switch len(cands) {
+	case 0:
+		return true
+	case 1:
+		prev := argv[cands[0]-1]
+		return cands[0] > 1 && strings.HasPrefix(prev, "--") && !strings.Contains(prev, "=")
 	}
-	name := argv[cmd]
-	if !pipCommands[name] {
-		return argvrules.Reject("pip.unknown-command", "pip command grammar", cmd, name,
-			"argument %d %q is not a pip command (only known commands are allowed)", cmd, name)
-	}
-	if name == "config" {
-		for _, k := range operandsAfter(argv, cmd) {
-			if argv[k] == "edit" {
-				return argvrules.Reject("pip.exec-command", pipPolicy, k, argv[k],
-					"argument %d %q makes pip config run an editor program on the configuration file", k, argv[k])
+	return false
+}
+
+// pipCommand judges the command candidates: an unknown command is
+// refused unless a later candidate is a known one (then the first was an
+// option's value), and pip config rules apply to every candidate that is
+// config.
+func pipCommand(argv []string, cands []int) *argvrules.Rejection {
+	known := false
+	for _, c := range cands {
+		known = known || pipCommands[argv[c]]
+		if argv[c] == "config" {
+			if r := pipConfig(argv, c); r != nil {
+				return r
 			}
 		}
+	}
+	if len(cands) > 0 && !known {
+		c := cands[0]
+		return argvrules.Reject("pip.unknown-command", "pip command grammar", c, argv[c],
+			"argument %d %q is not a pip command (only known commands are allowed)", c, argv[c])
+	}
+	return nil
+}
+
+// pipConfigReadOnly are the pip config actions that only read (pip 23-25
+// configuration.py: the action is the first operand, matched exactly; pip
+// does not abbreviate commands or actions).
+var pipConfigReadOnly = map[string]bool{"list": true, "get": true, "debug": true}
+
+// pipConfigWrites are the actions that write a pip.conf (or run an
+// editor on one).
+var pipConfigWrites = map[string]bool{"set": true, "unset": true, "edit": true}
+
+// pipConfig allows pip config list, get and debug only: set and unset
+// write the user's or site's pip.conf outside the working directory,
+// where keys such as global.python, global.editor or global.index-url
+// change what every later pip run executes or installs. Because an
+// abbreviated value option (--cache list) can hide which word is the
+// action, any operand that is a writing action is refused, not only the
+// first.
+func pipConfig(argv []string, cmd int) *argvrules.Rejection {
+	ops := pipOperands(argv, cmd)
+	for _, k := range ops {
+		switch w := argv[k]; {
+		case w == "edit":
+			return argvrules.Reject("pip.exec-command", pipPolicy, k, w,
+				"argument %d %q makes pip config run an editor program on the configuration file", k, w)
+		case pipConfigWrites[w]:
+			return pipConfigRejection(k, w)
+		}
+	}
+	if len(ops) > 0 && !pipConfigReadOnly[argv[ops[0]]] {
+		return pipConfigRejection(ops[0], argv[ops[0]])
+	}
+	return nil
+}
+
+func pipConfigRejection(k int, w string) *argvrules.Rejection {
+	return argvrules.Reject("pip.config-write", pipPolicy, k, w,
+		"argument %d %q is not a read-only pip config action (only list, get and debug are allowed): pip config set/unset writes a pip.conf outside the working directory, where global.python or global.editor name programs later pip runs start", k, w)
+}
+
+// pipOperands returns the indexes of the words after argv[cmd] that are
+// neither options nor the separate value of a known value option.
+func pipOperands(argv []string, cmd int) []int {
+	var out []int
+	for k := cmd + 1; k < len(argv); k++ {
+		w := argv[k]
+		if w == "-" || !strings.HasPrefix(w, "-") {
+			out = append(out, k)
+			continue
+		}
+		if name, _, hasValue, _ := longName(w); strings.HasPrefix(w, "--") && !hasValue && pipValueOptions[name] {
+			k++
+		}
+	}
+	return out
+}
+
+// pipOutputs are pip 23-25 long options whose value is a path pip writes
+// (pip help install/download/wheel and the general options).
+var pipOutputs = map[string]outKind{
+	"log": outFile, "log-file": outFile, "local-log": outFile, "report": outFile,
+	"dest": outDir, "destination-dir": outDir, "destination-directory": outDir,
+	"target": outDir, "prefix": outDir, "root": outDir, "wheel-dir": outDir, "cache-dir": outDir,
+	"src": outDir, "source": outDir, "source-dir": outDir, "source-directory": outDir,
+}
+
+// pipOutputList is pipOutputs' keys in sorted order, so a prefix that
+// matches several reports the same one every time.
+var pipOutputList = sortedKeys(pipOutputs)
+
+// pipExactNonOutput are pip option names that are prefixes of an output
+// option but name another option exactly (--pre, --local): optparse
+// prefers an exact name to an abbreviation.
+var pipExactNonOutput = map[string]bool{"pre": true, "local": true}
+
+// pipOutputKind returns the kind of path the long option name writes, or
+// 0: the exact name, or (optparse accepts unique prefixes) any prefix of
+// an output option, conservatively also prefixes optparse would call
+// ambiguous.
+func pipOutputKind(name string) outKind {
+	if k, ok := pipOutputs[name]; ok {
+		return k
+	}
+	if name == "" || pipExactNonOutput[name] {
+		return 0
+	}
+	for _, full := range pipOutputList {
+		if strings.HasPrefix(full, name) {
+			return pipOutputs[full]
+		}
+	}
+	return 0
+}
+
+// pipShortValue are pip's short options that take a value (pip 23
+// option tables, all commands): -C -a -c -d -e -f -i -r -t -w.
+const pipShortValue = "Cacdefirtw"
+
+// pipShortOutputs are the short options whose value is a directory pip
+// writes: -d (--dest), -t (--target), -w (--wheel-dir).
+var pipShortOutputs = map[byte]bool{'d': true, 't': true, 'w': true}
+
+// pipShort judges a short option word argv[j] ("-t DIR", "-tDIR",
+// "-qt DIR": optparse clusters short options, and a value option takes
+// the rest of the word or the next word).
+func pipShort(ctx argvrules.Context, argv []string, j int) *argvrules.Rejection {
+	w := argv[j]
+	if len(w) < 2 || w[0] != '-' || w[1] == '-' {
+		return nil
+	}
+	for k := 1; k < len(w); k++ {
+		c := w[k]
+		if !strings.ContainsRune(pipShortValue, rune(c)) {
+			continue
+		}
+		if !pipShortOutputs[c] {
+			return nil
+		}
+		value, word := w[k+1:], w
+		if value == "" {
+			if j+1 >= len(argv) {
+				return nil
+			}
+			value = argv[j+1]
+			word += " " + value
+		}
+		return outputPath(ctx, "pip", j, word, value, outDir)
 	}
 	return nil
 }
@@ -92,19 +252,21 @@ func pipOption(ctx argvrules.Context, argv []string, j int, name, value string, 
 	case isPrefixOf(name, "python", 2):
 		return argvrules.Reject("pip.exec-option", pipPolicy, j, w,
 			"argument %d %q selects --python (optparse accepts unique prefixes), which re-runs pip under an interpreter program of its choosing", j, w)
-	case isPrefixOf(name, "log-file", 2) || isPrefixOf(name, "local-log", 6):
-		word := w
-		if !hasValue {
-			if j+1 >= len(argv) {
-				return nil
-			}
-			value = argv[j+1]
-			word += " " + value
-		}
-		if harmlessOutput(value) {
+	}
+	kind := pipOutputKind(name)
+	if kind == 0 {
+		return nil
+	}
+	word := w
+	if !hasValue {
+		if j+1 >= len(argv) {
 			return nil
 		}
-		return outputPath(ctx, "pip", j, word, value, outFile)
+		value = argv[j+1]
+		word += " " + value
 	}
-	return nil
+	if harmlessOutput(value) {
+		return nil
+	}
+	return outputPath(ctx, "pip", j, word, value, kind)
 }
