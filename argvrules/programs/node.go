@@ -247,6 +247,16 @@ func nodeConfig(family string, argv []string, j int) *argvrules.Rejection {
 		k := ops[0]
 		return argvrules.Reject(family+".exec-command", nodePolicy, k, argv[k], "argument %d %q runs an editor on the configuration file", k, argv[k])
 	}
+	// Writes go to the user's configuration (~/.npmrc and the like),
+	// outside the working directory, and steer every later command: refuse
+	// them whatever the key (the red team showed the pip equivalent).
+	if argv[j] == "set" {
+		return argvrules.Reject(family+".config-write", nodePolicy, j, argv[j], "argument %d %q writes the user configuration, which later commands read", j, argv[j])
+	}
+	if len(ops) > 0 && configWriteVerbs[argv[ops[0]]] {
+		k := ops[0]
+		return argvrules.Reject(family+".config-write", nodePolicy, k, argv[k], "argument %d %q writes the user configuration, which later commands read", k, argv[k])
+	}
 	for _, k := range ops {
 		w := strings.ToLower(argv[k])
 		for _, key := range nodeRiskKeyList {
@@ -258,6 +268,10 @@ func nodeConfig(family string, argv []string, j int) *argvrules.Rejection {
 	}
 	return nil
 }
+
+// configWriteVerbs are the config subcommands of npm, pnpm and yarn that
+// change a configuration file.
+var configWriteVerbs = map[string]bool{"set": true, "delete": true, "del": true, "rm": true, "unset": true, "fix": true}
 
 // Npx is the recognizer of npx and pnpx: they exist to download and run
 // packages, so every invocation is refused.

@@ -310,3 +310,25 @@ func TestSplitQuotedFields(t *testing.T) {
 		}
 	}
 }
+
+// TestNodeConfigWritesRefused: config writes land in the user's
+// configuration outside the working directory and steer later commands.
+func TestNodeConfigWritesRefused(t *testing.T) {
+	fams := Families()
+	for _, argv := range [][]string{
+		{"npm", "config", "set", "registry", "http://127.0.0.1:9/"},
+		{"npm", "set", "registry=http://127.0.0.1:9/"},
+		{"npm", "config", "delete", "registry"},
+		{"pnpm", "config", "set", "store-dir", "x"},
+		{"yarn", "config", "set", "registry", "x"},
+	} {
+		if r := fams[FamilyOf(argv[0])](argv, argvrules.Context{Dir: t.TempDir()}); r == nil {
+			t.Errorf("%q allowed", argv)
+		}
+	}
+	for _, argv := range [][]string{{"npm", "config", "get", "registry"}, {"npm", "config", "list"}} {
+		if r := fams["npm"](argv, argvrules.Context{Dir: t.TempDir()}); r != nil {
+			t.Errorf("%q refused: %s", argv, r.Message)
+		}
+	}
+}
