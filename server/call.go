@@ -58,8 +58,12 @@ func (e *launchError) Unwrap() error { return e.err }
 // or the run's result.
 func (s *Server) execute(ctx context.Context, c call, rec *audit.Record) (runner.Result, *runner.Spec, error) {
 	rec.Argv, rec.Env = c.argv, c.envs
-	spec, plan, err := s.prepare(c)
-	rec.Directory, rec.Timeout, rec.OutputLim = spec.Dir, spec.Timeout, spec.OutputLimit
+	spec, plan, pin, err := s.prepare(c)
+	defer pin.Close()
+	rec.Timeout, rec.OutputLim = spec.Timeout, spec.OutputLimit
+	if pin != nil {
+		rec.Directory = pin.Real
+	}
 	rec.Sandbox, rec.SandboxABI = s.opts.Config.SandboxMode, 0
 	if s.opts.Launcher != nil {
 		rec.SandboxABI = s.opts.Launcher.ABI()
@@ -102,32 +106,37 @@ func (s *Server) execute(ctx context.Context, c call, rec *audit.Record) (runner
 }
 
 // prepare validates the call and builds the runner spec. The spec is
-// returned even on error, carrying what was resolved (for the audit).
-func (s *Server) prepare(c call) (*runner.Spec, *policy.Plan, error) {
+// returned even on error, carrying what was resolved (for the audit); the
+// pinned working directory, when not nil, must be closed after the run.
+func (s *Server) prepare(c call) (*runner.Spec, *policy.Plan, *pinnedDir, error) {
 	cfg := s.opts.Config
 	spec := &runner.Spec{OutputLimit: cfg.OutputLimit, Timeout: cfg.DefaultTimeout, DrainPastLimit: c.drain, KillGrace: killGrace, Sandbox: s.opts.Launcher}
 	if c.timeout != nil {
 		spec.Timeout = min(*c.timeout, cfg.MaxTimeout)
 	}
 	if err := checkNUL(c); err != nil {
-		return spec, nil, err
+		return spec, nil, nil, err
 	}
 	dir, err := ResolveDir(c.dir, cfg.AllowedDirs)
 	if err != nil {
-		return spec, nil, &requestError{code: "request.directory", msg: err.Error()}
+		return spec, nil, nil, &requestError{code: "request.directory", msg: err.Error()}
 	}
-	spec.Dir = dir
+	pin, err := pinDir(dir, cfg.AllowedDirs)
+	if err != nil {
+		return spec, nil, nil, &requestError{code: "request.directory", msg: err.Error()}
+	}
+	spec.Dir = pin.Path
 	evaluate := s.opts.Policy.Evaluate
 	if c.exact {
 		evaluate = s.opts.Policy.EvaluateArgv
 	}
-	plan, err := evaluate(c.argv, dir)
+	plan, err := evaluate(c.argv, pin.Real)
 	if err != nil {
-		return spec, nil, err
+		return spec, nil, pin, err
 	}
 	env, err := childenv.Build(childenv.Config{Allowlist: cfg.ChildEnvAllowlist, SafePath: cfg.SafePath}, os.LookupEnv, c.envs)
 	if err != nil {
-		return spec, plan, &requestError{code: "request.env", msg: err.Error()}
+		return spec, plan, pin, &requestError{code: "request.env", msg: err.Error()}
 	}
 	if s.opts.ExtraEnv != nil {
 		env = overlay(env, s.opts.ExtraEnv(plan.Stages))
@@ -137,7 +146,7 @@ func (s *Server) prepare(c call) (*runner.Spec, *policy.Plan, error) {
 	if c.stdin != nil {
 		spec.Stdin = []byte(*c.stdin)
 	}
-	return spec, plan, nil
+	return spec, plan, pin, nil
 }
 
 func checkNUL(c call) error {
