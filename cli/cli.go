@@ -111,6 +111,10 @@ See README.md ("Trusted execution contract") and SECURITY.md.
 }
 
 func serve(dirs []string, s Streams) int {
+	// Children run as the same user: without this they could read the
+	// server's environment (tokens) from /proc/<pid>/environ or write into
+	// its stdin through /proc/<pid>/fd. Execve resets it for the children.
+	unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
 	cfg, err := config.Load(dirs)
 	if err != nil {
 		return configError(s.Err, err)
@@ -165,7 +169,14 @@ func serveHTTP(ctx context.Context, srv *server.Server, cfg *config.Config, log 
 	if err != nil {
 		return fmt.Errorf("MCP_SHELL_HTTP_ADDR: %w", err)
 	}
-	hs := &http.Server{Handler: srv.HTTPHandler(cfg.HTTPToken, cfg.HTTPMaxBody), ReadHeaderTimeout: 10 * time.Second}
+	// Idle keep-alive connections are closed and open connections are
+	// capped, so unauthenticated clients cannot exhaust descriptors.
+	ln = newLimitListener(ln, maxHTTPConns)
+	hs := &http.Server{
+		Handler:           srv.HTTPHandler(cfg.HTTPToken, cfg.HTTPMaxBody),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       60 * time.Second,
+	}
 	log.Info("serving Streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
