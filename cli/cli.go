@@ -120,7 +120,7 @@ func serve(dirs []string, s Streams) int {
 		return configError(s.Err, err)
 	}
 	log := newLogger(s.Err, cfg.LogLevel)
-	auditW, closeAudit, err := openAudit(cfg.AuditLog, s.Err)
+	auditW, closeAudit, err := openAudit(cfg.AuditLog, s.Err, cfg.Transport == "stdio")
 	if err != nil {
 		return configError(s.Err, err)
 	}
@@ -221,8 +221,10 @@ func isTerminal(f *os.File) bool {
 }
 
 // openAudit opens the audit sink: stderr, or a file appended to (created
-// 0600: audit records describe what ran).
-func openAudit(dest string, stderr io.Writer) (io.Writer, func(), error) {
+// 0600: audit records describe what ran). Over stdio, a destination that
+// is the server's own stdout (/dev/stdout, /proc/self/fd/1, ...) is
+// refused: audit lines would corrupt the MCP stream.
+func openAudit(dest string, stderr io.Writer, stdio bool) (io.Writer, func(), error) {
 	if dest == "stderr" {
 		return stderr, func() {}, nil
 	}
@@ -230,5 +232,15 @@ func openAudit(dest string, stderr io.Writer) (io.Writer, func(), error) {
 	if err != nil {
 		return nil, nil, &config.Error{Var: "MCP_SHELL_AUDIT_LOG", Problem: err.Error()}
 	}
+	if stdio && sameFile(f, os.Stdout) {
+		f.Close()
+		return nil, nil, &config.Error{Var: "MCP_SHELL_AUDIT_LOG", Problem: fmt.Sprintf("%q is the server's stdout, which carries the MCP stream", dest)}
+	}
 	return f, func() { f.Close() }, nil
+}
+
+func sameFile(a, b *os.File) bool {
+	ai, err1 := a.Stat()
+	bi, err2 := b.Stat()
+	return err1 == nil && err2 == nil && os.SameFile(ai, bi)
 }

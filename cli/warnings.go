@@ -2,8 +2,12 @@ package cli
 
 import (
 	"log/slog"
+	"net"
 	"os"
 	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/audit"
+	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/config"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
@@ -32,6 +36,31 @@ func warnAtStart(log *slog.Logger, cfg *config.Config) {
 			if re.MatchString(probe) {
 				log.Warn("a broad pattern matches shells and interpreters; they stay refused, but review the pattern", "pattern", cfg.PatternSources[i], "example", probe)
 				break
+			}
+		}
+	}
+	for _, name := range cfg.ChildEnvAllowlist {
+		switch {
+		case audit.SecretLike(name):
+			log.Warn("a secret-looking variable is passed to every child", "name", name)
+		case childenv.Steering(name):
+			log.Warn("a variable that changes which code or helpers children run is passed to every child (per-call overrides of it stay refused)", "name", name)
+		}
+	}
+	for _, d := range cfg.AllowedDirs {
+		if d == "/" {
+			log.Warn("the whole file system is an allowed directory: redirections and working directories are not confined")
+		}
+	}
+	if cfg.Transport == "http" {
+		if host, _, err := net.SplitHostPort(cfg.HTTPAddr); err == nil && host != "localhost" {
+			if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+				log.Warn("the HTTP transport listens beyond loopback: anyone who can reach it and holds the token runs commands", "addr", cfg.HTTPAddr)
+			}
+		}
+		if f := os.Getenv("MCP_SHELL_HTTP_TOKEN_FILE"); f != "" {
+			if fi, err := os.Stat(f); err == nil && fi.Mode().Perm()&0o044 != 0 {
+				log.Warn("the HTTP token file is readable by other users", "file", f, "mode", fi.Mode().Perm().String())
 			}
 		}
 	}

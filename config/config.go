@@ -149,6 +149,11 @@ func validate(env Env, dirs []string, builtin bool) (*Config, error) {
 	if strings.TrimSpace(cfg.SafePath) == "" {
 		cfg.SafePath = DefaultSafePath
 	}
+	for _, entry := range strings.Split(cfg.SafePath, ":") {
+		if !filepath.IsAbs(entry) {
+			return nil, &Error{Var: "MCP_SHELL_SAFE_PATH", Problem: fmt.Sprintf("entry %q is not an absolute directory: an empty or relative entry would make programs in the working directory runnable", entry)}
+		}
+	}
 	steps := []func() error{
 		func() error { return cfg.setCommands(env, builtin) },
 		func() error { return cfg.setPatterns(env.AllowPatterns) },
@@ -156,6 +161,7 @@ func validate(env Env, dirs []string, builtin bool) (*Config, error) {
 		func() error { return cfg.setDirs(dirs, env.AllowedDirs) },
 		func() error { return cfg.setLogLevel(env.LogLevel) },
 		func() error { return checkNames("MCP_SHELL_CHILD_ENV_ALLOWLIST", cfg.ChildEnvAllowlist) },
+		func() error { return checkServerNames(cfg.ChildEnvAllowlist) },
 		func() error { return cfg.setTools(env.Tools) },
 		func() error { return cfg.setTransport(env) },
 		func() error { return cfg.setSandbox(env) },
@@ -337,6 +343,11 @@ func (cfg *Config) setTransport(env Env) error {
 	if err != nil {
 		return err
 	}
+	if env.HTTPTokenFile != "" {
+		if d := cfg.tokenFileInside(env.HTTPTokenFile); d != "" {
+			return &Error{Var: "MCP_SHELL_HTTP_TOKEN_FILE", Problem: fmt.Sprintf("%q is inside the allowed directory %s, where an allowed program could read it", env.HTTPTokenFile, d)}
+		}
+	}
 	cfg.HTTPToken = token
 	if token == "" && !isLoopback(host) {
 		return &Error{Var: "MCP_SHELL_HTTP_TOKEN", Problem: fmt.Sprintf("required to listen on the non-loopback address %q", cfg.HTTPAddr)}
@@ -418,4 +429,35 @@ func (cfg *Config) setSandbox(env Env) error {
 		Network: network == "allow", BestEffort: env.SandboxBestEffort, Limits: limits,
 	}
 	return nil
+}
+
+// checkServerNames refuses to delegate the server's own configuration to
+// children: MCP_SHELL_HTTP_TOKEN in particular would hand every child the
+// credential that admits requests.
+func checkServerNames(names []string) error {
+	for _, n := range names {
+		u := strings.ToUpper(n)
+		if strings.HasPrefix(u, "MCP_SHELL_") || u == "MCPGODEBUG" || u == "ALLOW_COMMANDS" || u == "ALLOWED_COMMANDS" || u == "ALLOW_PATTERNS" {
+			return &Error{Var: "MCP_SHELL_CHILD_ENV_ALLOWLIST", Problem: fmt.Sprintf("%q is the server's own setting and is never passed to children", n)}
+		}
+	}
+	return nil
+}
+
+// tokenFileInside reports the allowed directory that contains the HTTP
+// token file, if any: a child could then read the token with cat.
+func (cfg *Config) tokenFileInside(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	for _, d := range cfg.AllowedDirs {
+		if abs == d || strings.HasPrefix(abs, d+string(filepath.Separator)) || d == "/" {
+			return d
+		}
+	}
+	return ""
 }

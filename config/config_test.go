@@ -123,3 +123,25 @@ func TestPositionalDirectoriesComeFirst(t *testing.T) {
 		t.Errorf("AllowedDirs = %v, want [%s %s]", cfg.AllowedDirs, rb, ra)
 	}
 }
+
+func TestFailClosedOnDangerousDelegation(t *testing.T) {
+	dir := t.TempDir()
+	token := filepath.Join(dir, "token")
+	os.WriteFile(token, []byte("0123456789abcdef0123\n"), 0o600)
+	for _, tt := range []struct {
+		env map[string]string
+		bad string
+	}{
+		{map[string]string{"MCP_SHELL_SAFE_PATH": "relative:/usr/bin"}, "MCP_SHELL_SAFE_PATH"},
+		{map[string]string{"MCP_SHELL_SAFE_PATH": "/usr/bin::/bin"}, "MCP_SHELL_SAFE_PATH"},
+		{map[string]string{"MCP_SHELL_CHILD_ENV_ALLOWLIST": "LANG,MCP_SHELL_HTTP_TOKEN"}, "MCP_SHELL_CHILD_ENV_ALLOWLIST"},
+		{map[string]string{"MCP_SHELL_CHILD_ENV_ALLOWLIST": "MCPGODEBUG"}, "MCP_SHELL_CHILD_ENV_ALLOWLIST"},
+		{map[string]string{"MCP_SHELL_TRANSPORT": "http", "MCP_SHELL_HTTP_TOKEN_FILE": token}, "MCP_SHELL_HTTP_TOKEN_FILE"},
+	} {
+		_, err := LoadFrom(tt.env, []string{dir})
+		var ce *Error
+		if !errors.As(err, &ce) || ce.Var != tt.bad {
+			t.Errorf("%v: err %v, want a config error naming %s", tt.env, err, tt.bad)
+		}
+	}
+}

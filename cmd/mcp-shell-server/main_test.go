@@ -491,3 +491,14 @@ func TestLandlockSandbox(t *testing.T) {
 		t.Errorf("audit does not record the sandbox: %v", recs)
 	}
 }
+
+func TestAuditToStdoutRefusedOverStdio(t *testing.T) {
+	cmd := exec.Command(binary)
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "MCP_SHELL_AUDIT_LOG=/dev/stdout"}
+	cmd.Stdin = strings.NewReader("")
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(string(out), "MCP_SHELL_AUDIT_LOG") {
+		t.Fatalf("err %v out %q", err, out)
+	}
+}
