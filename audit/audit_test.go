@@ -102,3 +102,15 @@ func TestCredentialsInURLs(t *testing.T) {
 		}
 	}
 }
+
+func TestSecretOptionValuesAndReasons(t *testing.T) {
+	got := Argv([]string{"tool", "--password", "Hunter2pw", "--token=abc", "-v", "plain"})
+	want := []string{"tool", "[REDACTED]", "[REDACTED]", "[REDACTED]=[REDACTED]", "-v", "plain"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("Argv = %q, want %q", got, want)
+	}
+	reason := `Input validation error: validating /properties/timeout: type: "ghp_0123456789abcdefghijklmnopqrstuvwxyz" has type "string", want "integer"`
+	if r := Reason(reason, ""); strings.Contains(r, "ghp_0123456789") || !strings.HasPrefix(r, "Input validation error:") {
+		t.Errorf("Reason = %q", r)
+	}
+}

@@ -65,13 +65,36 @@ func Arg(s string) string {
 	return name + "=" + Scalar(value)
 }
 
-// Argv redacts every element of argv into a new slice.
+// Argv redacts every element of argv into a new slice. An element that
+// follows a secret-like option without an attached value ("--password
+// VALUE", "--token VALUE") is that option's value and is redacted whole.
 func Argv(argv []string) []string {
 	out := make([]string, len(argv))
 	for i, a := range argv {
+		if i > 0 && secretOption(argv[i-1]) {
+			out[i] = "[REDACTED]"
+			continue
+		}
 		out[i] = Arg(a)
 	}
 	return out
+}
+
+// secretOption reports an option word ("-x", "--name") that is
+// secret-like and carries no attached "=value".
+func secretOption(a string) bool {
+	return strings.HasPrefix(a, "-") && !strings.Contains(a, "=") && SecretLike(a)
+}
+
+// Text redacts free text such as an error message word by word, so that
+// values quoted in it (schema errors quote the offending value) are
+// redacted like arguments.
+func Text(s string) string {
+	words := strings.Fields(s)
+	for i, w := range words {
+		words[i] = Arg(w)
+	}
+	return strings.Join(words, " ")
 }
 
 // Env redacts per-call environment overrides: a secret-like name hides
@@ -91,18 +114,17 @@ func Env(env map[string]string) map[string]string {
 	return out
 }
 
-// Reason redacts a rejection message that quotes the offending argument
-// arg: occurrences of arg are replaced by its redacted form, so the reason
-// stays readable while a secret in the argument does not reach the log.
+// Reason redacts a rejection or error message that may quote the
+// offending argument arg: occurrences of arg are replaced by its redacted
+// form, then every word is redacted like an argument (long quoted values
+// become digests), so a secret in the request does not reach the log.
 func Reason(message, arg string) string {
-	if arg == "" {
-		return message
+	if arg != "" {
+		if red := Arg(arg); red != arg {
+			message = strings.ReplaceAll(message, arg, red)
+		}
 	}
-	red := Arg(arg)
-	if red == arg {
-		return message
-	}
-	return strings.ReplaceAll(message, arg, red)
+	return Text(message)
 }
 
 func allDigits(s string) bool {
