@@ -69,9 +69,13 @@ func (s *Server) auditUnauthorized(next http.Handler) http.Handler {
 		sw := &statusWriter{ResponseWriter: w}
 		next.ServeHTTP(sw, r)
 		if sw.status == http.StatusUnauthorized || sw.status == http.StatusForbidden {
+			reason := "missing or invalid bearer token"
+			if sw.status == http.StatusForbidden {
+				reason = "forbidden: Host or Origin header refused (DNS-rebinding or cross-origin protection)"
+			}
 			s.opts.Audit.Log(r.Context(), audit.Record{
 				Time: start, Duration: time.Since(start), ResultType: "unauthorized",
-				Reason: "missing or invalid bearer token", Remote: r.RemoteAddr, ErrorType: http.StatusText(sw.status),
+				Reason: reason, Remote: r.RemoteAddr, ErrorType: http.StatusText(sw.status),
 			})
 		}
 	})
