@@ -371,23 +371,29 @@ func TestRecognizers(t *testing.T) {
 	ctx := argvrules.Context{Dir: testDir(t)}
 	fams := Families()
 	for _, r := range tableRows {
-		fam := FamilyOf(baseName(r.argv))
-		rec := fams[fam]
-		if rec == nil {
-			t.Errorf("%q: no recognizer for %q", r.argv, r.argv[0])
-			continue
-		}
-		got := rec(r.argv, ctx)
-		switch {
-		case r.rule == "" && got != nil:
-			t.Errorf("%q: want allow, got %s: %s", r.argv, got.Rule, got.Message)
-		case r.rule != "" && got == nil:
-			t.Errorf("%q: want %s, got allow", r.argv, r.rule)
-		case r.rule != "" && got.Rule != r.rule:
-			t.Errorf("%q: want %s, got %s: %s", r.argv, r.rule, got.Rule, got.Message)
-		case got != nil:
-			checkRejection(t, r.argv, got)
-		}
+		expectRule(t, fams, ctx, r.argv, r.rule)
+	}
+}
+
+// expectRule runs argv's recognizer and checks the verdict: allowed when
+// rule is "", otherwise refused with that rule and a well-formed Rejection.
+func expectRule(t *testing.T, fams map[string]argvrules.Recognizer, ctx argvrules.Context, argv []string, rule string) {
+	t.Helper()
+	rec := fams[FamilyOf(baseName(argv))]
+	if rec == nil {
+		t.Errorf("%q: no recognizer for %q", argv, argv[0])
+		return
+	}
+	got := rec(argv, ctx)
+	switch {
+	case rule == "" && got != nil:
+		t.Errorf("%q: want allow, got %s: %s", argv, got.Rule, got.Message)
+	case rule != "" && got == nil:
+		t.Errorf("%q: want %s, got allow", argv, rule)
+	case rule != "" && got.Rule != rule:
+		t.Errorf("%q: want %s, got %s: %s", argv, rule, got.Rule, got.Message)
+	case got != nil:
+		checkRejection(t, argv, got)
 	}
 }
 

@@ -245,18 +245,7 @@ func TestRedTeam(t *testing.T) {
 	ctx := argvrules.Context{Dir: redTeamDir(t)}
 	fams := Families()
 	for _, r := range redTeamRows {
-		rec := fams[FamilyOf(baseName(r.argv))]
-		got := rec(r.argv, ctx)
-		switch {
-		case r.rule == "" && got != nil:
-			t.Errorf("%q: want allow, got %s: %s", r.argv, got.Rule, got.Message)
-		case r.rule != "" && got == nil:
-			t.Errorf("%q: want %s, got allow", r.argv, r.rule)
-		case r.rule != "" && got.Rule != r.rule:
-			t.Errorf("%q: want %s, got %s: %s", r.argv, r.rule, got.Rule, got.Message)
-		case got != nil:
-			checkRejection(t, r.argv, got)
-		}
+		expectRule(t, fams, ctx, r.argv, r.rule)
 	}
 }
 
