@@ -78,14 +78,16 @@ func New(o Options) (s *Server, err error) {
 		return nil, fmt.Errorf("server: output schema: %w", err)
 	}
 	if o.Config.HasTool("shell_execute") {
-		s.addShellExecute(out)
+		if err := s.addShellExecute(out); err != nil {
+			return nil, err
+		}
 	}
 	if o.Config.HasTool("execute_command") {
 		eout, err := jsonschema.For[ExecOutput](nil)
 		if err != nil {
 			return nil, fmt.Errorf("server: output schema: %w", err)
 		}
-		mcp.AddTool(s.mcp, &mcp.Tool{
+		err = addTool(s.mcp, &mcp.Tool{
 			Name:         "execute_command",
 			Title:        "Run one program",
 			Description:  s.description("Execute one program with an explicit argv (program + args), without a shell; every argument is data (\"|\", \">\" and \";\" included). A non-zero exit or a timeout is a normal result."),
@@ -93,6 +95,9 @@ func New(o Options) (s *Server, err error) {
 			OutputSchema: eout,
 			Annotations:  annotations("Run one program"),
 		}, s.executeCommand)
+		if err != nil {
+			return nil, err
+		}
 	}
 	s.mcp.AddReceivingMiddleware(s.auditMiddleware)
 	return s, nil
@@ -108,8 +113,8 @@ func annotations(title string) *mcp.ToolAnnotations {
 	}
 }
 
-func (s *Server) addShellExecute(out *jsonschema.Schema) {
-	mcp.AddTool(s.mcp, &mcp.Tool{
+func (s *Server) addShellExecute(out *jsonschema.Schema) error {
+	return addTool(s.mcp, &mcp.Tool{
 		Name:         "shell_execute",
 		Title:        "Run a command",
 		Description:  s.description("Execute a command given as an argv array (no shell: quotes, globs, $VARS and ; mean nothing). Pipelines: [\"ls\",\"|\",\"wc\",\"-l\"]. Redirection inside the working directory: [\"sort\",\"in.txt\",\">\",\"out.txt\"]."),

@@ -8,11 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/audit"
 	"github.com/seed-b63acb1b/mcp-shell-server/config"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
+	"github.com/seed-b63acb1b/mcp-shell-server/runner"
 )
 
 // newTestServer builds a server over cfg's environment with audit records
@@ -185,5 +187,40 @@ func TestAuditRedactsCredentials(t *testing.T) {
 	}
 	if !strings.Contains(line, "https://user:***@git.example.invalid/org/repo.git") {
 		t.Errorf("audit lost the readable URL: %s", line)
+	}
+}
+
+// TestOutputsMatchTheirSchemas stands in for the validation pass the typed
+// SDK registration would run on every call (addTool skips it).
+func TestOutputsMatchTheirSchemas(t *testing.T) {
+	code, sig := 0, "SIGKILL"
+	shell, err := shellOutputSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec, err := jsonschema.For[ExecOutput](nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		schema *jsonschema.Schema
+		out    any
+	}{
+		{shell, &ShellOutput{Stdout: "x", Status: 0, ExitCode: &code, Stages: []StageOutput{{Command: "echo", ExitCode: &code}}}},
+		{shell, &ShellOutput{Status: -1, Signal: &sig, TimedOut: true, Stages: []StageOutput{{Command: "sleep", Signal: &sig}}}},
+		{shell, structured(runner.Result{})},
+		{exec, &ExecOutput{ExitCode: &code, Stdout: "\u0000\ufffd"}},
+		{exec, &ExecOutput{TimedOut: true, Signal: &sig}},
+	} {
+		resolved, err := c.schema.Resolve(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := json.Marshal(c.out)
+		var v any
+		json.Unmarshal(raw, &v)
+		if err := resolved.Validate(v); err != nil {
+			t.Errorf("%s does not match its schema: %v", raw, err)
+		}
 	}
 }
