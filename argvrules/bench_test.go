@@ -30,7 +30,7 @@ func BenchmarkRecognizers(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
 			r := rows[i%len(rows)]
-			if rej := r.rec(r.argv, Context{Dir: "/w"}); rej != nil {
+			if rej := r.rec(r.argv, scratchCtx); rej != nil {
 				b.Fatalf("benign row rejected: %q: %s", r.argv, rej.Message)
 			}
 		}

@@ -29,7 +29,7 @@ func verdict(argv []string) (rej *Rejection, handled bool) {
 			continue
 		}
 		handled = true
-		if r := fams[fam](st, Context{Dir: "/w"}); r != nil {
+		if r := fams[fam](st, scratchCtx); r != nil {
 			return r, true
 		}
 	}

@@ -29,8 +29,8 @@ func seedFrom(f *testing.F, name string, argvs ...[]string) {
 // checkDeterministic runs rec twice and requires equal verdicts and a
 // well-formed rejection.
 func checkDeterministic(t *testing.T, rec Recognizer, argv []string) {
-	r1 := rec(argv, Context{Dir: "/w"})
-	r2 := rec(argv, Context{Dir: "/w"})
+	r1 := rec(argv, scratchCtx)
+	r2 := rec(argv, scratchCtx)
 	if !reflect.DeepEqual(r1, r2) {
 		t.Fatalf("nondeterministic verdict for %q: %+v vs %+v", argv, r1, r2)
 	}

@@ -1,8 +1,6 @@
 package argvrules
 
 import (
-	"errors"
-
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 )
 
@@ -17,18 +15,11 @@ import (
 // It returns nil or a *Rejection with rule "<family>.output-path" naming
 // arg (the argv element at index that carried the path).
 func OutputPath(ctx Context, family, policy string, index int, arg, path string) *Rejection {
-	err := redirect.Check(path)
-	if err == nil && ctx.Dir != "" {
-		err = redirect.Probe(ctx.Dir, path, true)
-	}
+	err := redirect.ProbeWrite(ctx.Dir, path, redirect.File)
 	if err == nil {
 		return nil
 	}
 	why := err.Error()
-	var re *redirect.Error
-	if errors.As(err, &re) {
-		why = re.Message
-	}
 	return Reject(family+".output-path", policy, index, arg,
 		"argument %d %q writes to %q, which must stay inside the working directory (%s)", index, arg, path, why)
 }

@@ -17,7 +17,7 @@ type recCase struct {
 func runRecCases(t *testing.T, rec Recognizer, cases []recCase) {
 	t.Helper()
 	for _, c := range cases {
-		r := rec(c.argv, Context{Dir: "/w"})
+		r := rec(c.argv, scratchCtx)
 		switch {
 		case c.rule == "" && r != nil:
 			t.Errorf("%q: want allow, got %s: %s", c.argv, r.Rule, r.Message)
@@ -373,7 +373,7 @@ func TestTarOutputFiles(t *testing.T) {
 		{[]string{"tar", "-cf", "a.tar", "--", "--index-file=/tmp/idx"}, ""},
 	}
 	for _, c := range cases {
-		r := Tar(c.argv, Context{Dir: dir})
+		r := Tar(c.argv, pinCtx(t, dir))
 		switch {
 		case c.rule == "" && r != nil:
 			t.Errorf("%q: want allow, got %s: %s", c.argv, r.Rule, r.Message)

@@ -1,6 +1,10 @@
 package argvrules
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
+)
 
 // Rejection is a recognizer's refusal of one argv.
 //
@@ -35,10 +39,18 @@ func Reject(rule, policy string, index int, arg string, format string, args ...a
 
 // Context is what a recognizer may know of the call besides argv.
 type Context struct {
-	// Dir is the call's working directory: absolute and symlink-resolved.
-	// Recognizers that allow output-file options only inside the working
-	// directory check paths against it (lexically: relative, no "..").
-	Dir string
+	// Dir is the call's pinned working directory; every output path is
+	// probed through it. Nil when no call is in view (fuzzing, `check`
+	// without a directory): output paths then get the lexical rules only.
+	Dir *workdir.Dir
+}
+
+// DirPath is Dir's absolute path, or "" when Dir is nil.
+func (c Context) DirPath() string {
+	if c.Dir == nil {
+		return ""
+	}
+	return c.Dir.Real()
 }
 
 // Recognizer decides one pipeline stage. argv includes argv[0] exactly as

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
 // casesDir finds ../shared/cases beside the repository root, or skips.
@@ -32,7 +34,12 @@ func BenchmarkPolicyBenign(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchEvaluate(b, cases, dir)
+	wd, err := workdir.Open(dir, []string{dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer wd.Close()
+	benchEvaluate(b, cases, wd)
 }
 
 func TestQuantile(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/seed-b63acb1b/mcp-shell-server/config"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
+	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
 // policyCase is one benign.jsonl row prepared for Evaluate: the policy its
@@ -79,7 +80,7 @@ func stageNames(argv []string) []string {
 // benchEvaluate is the policy benchmark: each op evaluates the next row,
 // cycling through the corpus, so ns/op and allocs/op are per Evaluate call
 // averaged over the corpus.
-func benchEvaluate(b *testing.B, cases []policyCase, dir string) {
+func benchEvaluate(b *testing.B, cases []policyCase, dir *workdir.Dir) {
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
@@ -100,11 +101,15 @@ func (b *bench) policyCost(context.Context) error {
 		b.skipGoal("policy cost", "report ns/op and allocs/op", "corpus missing")
 		return nil
 	}
-	dir := b.work
-	cases, err := loadPolicyCases(path, dir)
+	cases, err := loadPolicyCases(path, b.work)
 	if err != nil {
 		return err
 	}
+	dir, err := workdir.Open(b.work, []string{b.work})
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
 	var rejected []string
 	for _, c := range cases {
 		if _, err := c.pol.Evaluate(c.argv, dir); err != nil {

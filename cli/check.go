@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -11,7 +10,8 @@ import (
 
 	"github.com/seed-b63acb1b/mcp-shell-server/config"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
-	"github.com/seed-b63acb1b/mcp-shell-server/server"
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
+	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
 // Verdict is one `check` answer.
@@ -87,20 +87,19 @@ func decide(cfg *config.Config, argv []string, dir string) Verdict {
 	if dir != "" {
 		arg = &dir
 	}
-	resolved, err := server.ResolveDir(arg, cfg.AllowedDirs)
-	if err != nil {
-		return Verdict{Verdict: "reject", Rule: "request.directory", Message: err.Error()}
-	}
-	plan, err := policy.FromConfig(cfg).Evaluate(argv, resolved)
-	if err != nil {
-		v := Verdict{Verdict: "reject", Rule: "policy", Message: err.Error()}
-		var rj *policy.Rejection
-		if errors.As(err, &rj) {
-			v.Rule = rj.Code
+	wd, err := workdir.OpenAllowed(arg, cfg.AllowedDirs)
+	if err == nil {
+		defer wd.Close()
+		var plan *policy.Plan
+		if plan, err = policy.FromConfig(cfg).Evaluate(argv, wd); err == nil {
+			return Verdict{Verdict: "allow", Rule: strings.Join(plan.Rules, ","), Stages: plan.Stages}
 		}
-		return v
 	}
-	return Verdict{Verdict: "allow", Rule: strings.Join(plan.Rules, ","), Stages: plan.Stages}
+	v := Verdict{Verdict: "reject", Rule: "policy", Message: err.Error()}
+	if rj := refusal.As(err); rj != nil {
+		v.Rule = string(rj.Code)
+	}
+	return v
 }
 
 func checkJSONL(s Streams) int {

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
+	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
 // Config is what the policy needs of the server configuration.
@@ -56,10 +58,10 @@ type Plan struct {
 	Rules []string
 }
 
-// Evaluate decides argv for a call running in dir (absolute and
-// symlink-resolved; redirection targets are probed under it). It returns a
-// Plan, or a *Rejection.
-func (p *Policy) Evaluate(argv []string, dir string) (*Plan, error) {
+// Evaluate decides argv for a call running in dir (redirection targets
+// and output paths are probed under it). It returns a Plan, or a
+// *refusal.Rejection.
+func (p *Policy) Evaluate(argv []string, dir *workdir.Dir) (*Plan, error) {
 	if err := checkWhole(argv); err != nil {
 		return nil, err
 	}
@@ -133,7 +135,7 @@ func splitStages(argv []string) ([]stage, error) {
 // checkStage validates one stage's argv (redirections removed) and returns
 // the allowlist rule that admitted it. offsets maps argv positions to the
 // request's positions.
-func (p *Policy) checkStage(argv []string, stageOffset int, offsets []int, dir string) (string, error) {
+func (p *Policy) checkStage(argv []string, stageOffset int, offsets []int, dir *workdir.Dir) (string, error) {
 	if len(argv) == 0 || strings.TrimSpace(argv[0]) == "" {
 		return "", reject(CodeEmpty, stageOffset, "", "Empty command")
 	}
@@ -186,7 +188,7 @@ func (p *Policy) allowed(name string, index int) (string, error) {
 	return "", reject(CodeNotAllowed, index, name, "Command not allowed: %s", name)
 }
 
-func (p *Policy) recognize(argv []string, offsets []int, dir string) error {
+func (p *Policy) recognize(argv []string, offsets []int, dir *workdir.Dir) error {
 	family := p.cfg.Family(path.Base(argv[0]))
 	rec := p.cfg.Recognizers[family]
 	if rec == nil {
@@ -200,7 +202,7 @@ func (p *Policy) recognize(argv []string, offsets []int, dir string) error {
 	if index >= 0 && index < len(offsets) {
 		index = offsets[index]
 	}
-	return &Rejection{Code: r.Rule, Arg: r.Arg, Index: index, Message: r.Message}
+	return &refusal.Rejection{Code: refusal.Code(r.Rule), Arg: r.Arg, Index: index, Message: r.Message}
 }
 
 // String renders a plan for logs and `check`.
@@ -219,7 +221,7 @@ func (pl *Plan) String() string {
 // pipeline, no redirection, no shell-operator elements (the argv-only
 // execute_command tool). argv[0] still goes through the name checks, the
 // refusal list, the allowlist and its family's recognizer.
-func (p *Policy) EvaluateArgv(argv []string, dir string) (*Plan, error) {
+func (p *Policy) EvaluateArgv(argv []string, dir *workdir.Dir) (*Plan, error) {
 	if len(argv) == 0 {
 		return nil, reject(CodeEmpty, -1, "", "Empty command")
 	}

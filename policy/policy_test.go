@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
+	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
 func testPolicy(commands ...string) *Policy {
@@ -32,15 +33,21 @@ func testPolicy(commands ...string) *Policy {
 	})
 }
 
-func fixture(t *testing.T) string {
+func fixture(t testing.TB) *workdir.Dir {
 	d, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
+
 	os.WriteFile(filepath.Join(d, "in.txt"), []byte("x"), 0o644)
 	os.Mkdir(filepath.Join(d, "sub"), 0o755)
 	os.Symlink("/etc/hostname", filepath.Join(d, "link_out"))
-	return d
+	wd, err := workdir.Open(d, []string{d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { wd.Close() })
+	return wd
 }
 
 func TestEvaluate(t *testing.T) {
@@ -48,7 +55,7 @@ func TestEvaluate(t *testing.T) {
 	dir := fixture(t)
 	tests := []struct {
 		argv  []string
-		code  string // "" = allowed
+		code  refusal.Code // "" = allowed
 		index int
 	}{
 		{[]string{"echo", "a;b", "$(id)", "`x`", "&", "a||b"}, "", 0},
@@ -96,8 +103,8 @@ func TestEvaluate(t *testing.T) {
 			}
 			continue
 		}
-		var rj *Rejection
-		if !errors.As(err, &rj) {
+		rj := refusal.As(err)
+		if rj == nil {
 			t.Errorf("%q: want %s, got %v", tt.argv, tt.code, err)
 			continue
 		}
@@ -130,7 +137,7 @@ func TestEvaluateRedirectTargets(t *testing.T) {
 			t.Errorf("%q: err %v, want ok=%v", tt.argv, err, tt.ok)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "sub", "new.txt")); err == nil {
+	if _, err := os.Stat(filepath.Join(dir.Real(), "sub", "new.txt")); err == nil {
 		t.Error("evaluating a > redirection created the file")
 	}
 }
@@ -161,7 +168,7 @@ func TestRefusedNames(t *testing.T) {
 
 func FuzzEvaluate(f *testing.F) {
 	p := testPolicy("echo", "cat", "fake")
-	dir := f.TempDir()
+	dir := fixture(f)
 	f.Add("echo\x1fa\x1f|\x1fcat\x1f>\x1fout")
 	f.Add("cat\x1f<\x1f<\x1f")
 	f.Add("|\x1f|")

@@ -1,11 +1,12 @@
 package policy
 
 import (
-	"errors"
 	"regexp"
 	"strings"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
+	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
 // stageWords is a stage's argv with redirections removed; offsets[i] is
@@ -100,7 +101,7 @@ func checkTarget(target string, at int) error {
 
 // probeRedirects checks the effective targets against the file system
 // without creating, truncating or blocking on anything.
-func probeRedirects(plan *Plan, dir string) error {
+func probeRedirects(plan *Plan, dir *workdir.Dir) error {
 	if plan.StdinFile != "" {
 		if err := redirect.Probe(dir, plan.StdinFile, false); err != nil {
 			return fromRedirect(err, plan.StdinFile, -1)
@@ -114,10 +115,14 @@ func probeRedirects(plan *Plan, dir string) error {
 	return nil
 }
 
+// fromRedirect places a redirect refusal of target at argv index at.
 func fromRedirect(err error, target string, at int) error {
-	var re *redirect.Error
-	if errors.As(err, &re) {
-		return &Rejection{Code: re.Code, Arg: target, Index: at, Message: re.Message}
+	if re := refusal.As(err); re != nil {
+		c := *re
+		c.Arg, c.Index = target, at
+		return &c
 	}
-	return &Rejection{Code: CodeRedirect, Arg: target, Index: at, Message: err.Error()}
+	r := reject(CodeRedirect, at, target, "%s", err.Error())
+	r.Err = err
+	return r
 }

@@ -1,32 +1,25 @@
 package redirect
 
-import (
-	"fmt"
-	"strings"
-)
+import "strings"
 
 // Check applies the lexical rules to a redirection target: it must be
 // non-empty, contain no NUL byte, be relative (not start with "/"), and have
 // no component equal to ".." when split on "/" (so "..hidden" and "sub/./x"
 // pass, while "sub/../x" is refused even though it stays inside: rule from
-// tumf/mcp-shell-server 1.1.8 §6). It returns nil or an *Error with
+// tumf/mcp-shell-server 1.1.8 §6). It returns nil or a *refusal.Rejection with
 // CodeMissingTarget, CodeNUL, CodeAbsolute or CodeParent.
 func Check(target string) error {
 	switch {
 	case target == "":
-		return &Error{Code: CodeMissingTarget, Target: target,
-			Message: "Missing path for redirection: the target is empty"}
+		return reject(CodeMissingTarget, target, nil, "Missing path for redirection: the target is empty")
 	case strings.IndexByte(target, 0) >= 0:
-		return &Error{Code: CodeNUL, Target: target,
-			Message: fmt.Sprintf("Redirection target %q contains a NUL byte", target)}
+		return reject(CodeNUL, target, nil, "Redirection target %q contains a NUL byte", target)
 	case strings.HasPrefix(target, "/"):
-		return &Error{Code: CodeAbsolute, Target: target,
-			Message: fmt.Sprintf("Redirection target must be relative to the working directory: %q", target)}
+		return reject(CodeAbsolute, target, nil, "Redirection target must be relative to the working directory: %q", target)
 	}
 	for part := range strings.SplitSeq(target, "/") {
 		if part == ".." {
-			return &Error{Code: CodeParent, Target: target,
-				Message: fmt.Sprintf("Redirection target cannot contain parent traversal: %q", target)}
+			return reject(CodeParent, target, nil, "Redirection target cannot contain parent traversal: %q", target)
 		}
 	}
 	return nil

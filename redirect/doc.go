@@ -6,6 +6,8 @@
 //   - Check applies the lexical rules of the reference server
 //     (tumf/mcp-shell-server 1.1.8, behaviour notes §6): a target is
 //     non-empty, free of NUL bytes, relative, and has no ".." component.
+//   - Every probe and open resolves under the call's working-directory
+//     handle (workdir.Dir), through its os.Root, opened once per call.
 //   - Probe adds a file-system check that neither creates, truncates nor
 //     opens anything for writing and never blocks (it only stats through an
 //     os.Root). The policy uses it to refuse a call before any process is
@@ -26,5 +28,10 @@
 // directory, and reading /proc-style files when the working directory is
 // such a tree. The working directory itself is chosen by the caller.
 //
-// All errors are *Error values carrying a machine-readable Code.
+//   - ProbeWrite is the same containment for paths a program will write
+//     itself (output-file options of every family, git included): one
+//     check for ">" and for "-o FILE".
+//
+// All refusals are *refusal.Rejection values carrying one of the codes in
+// codes.go.
 package redirect

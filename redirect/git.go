@@ -1,11 +1,12 @@
 package redirect
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
 // A ">" or ">>" into a .git directory would let any allowed writer plant
@@ -14,20 +15,18 @@ import (
 // place reached through a symlink (a cloned repository can carry one).
 
 // checkGit refuses real, an absolute symlink-resolved path, when it lies
-// in a .git directory below dir.
-func checkGit(dir, real, target string) error {
-	base, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		base = dir
+// in a .git directory below d.
+func checkGit(d *workdir.Dir, real, target string) error {
+	if !workdir.Within(real, d.Real()) {
+		return nil // outside d: the escape checks decide
 	}
-	rel, err := filepath.Rel(base, real)
+	rel, err := filepath.Rel(d.Real(), real)
 	if err != nil {
-		return nil // outside dir: the escape checks decide
+		return nil
 	}
 	for _, part := range strings.Split(rel, string(filepath.Separator)) {
 		if strings.EqualFold(part, ".git") {
-			return &Error{Code: CodeGit, Target: target,
-				Message: fmt.Sprintf("Redirection target %q leads into a .git directory (%s): repository configuration and hooks there make git run programs", target, rel)}
+			return reject(CodeGit, target, nil, "Redirection target %q leads into a .git directory (%s): repository configuration and hooks there make git run programs", target, rel)
 		}
 	}
 	return nil

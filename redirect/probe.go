@@ -2,13 +2,15 @@ package redirect
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
+	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
 // maxLinkHops bounds how many dangling symlinks Probe follows for an output
@@ -16,8 +18,8 @@ import (
 const maxLinkHops = 40
 
 // Probe checks target as Check does and then against the file system under
-// dir, without creating, truncating, opening or blocking on anything (it
-// only stats, lstats and reads links through an os.Root on dir).
+// d, without creating, truncating, opening or blocking on anything (it
+// only stats, lstats and reads links through d's os.Root).
 //
 // For input (output == false) the target must resolve inside dir and be a
 // regular file. For output it must, if it exists, resolve inside dir and be
@@ -25,24 +27,20 @@ const maxLinkHops = 40
 // directory must exist inside dir. A symlink leading outside dir, dangling or
 // not, yields CodeEscape; a missing input yields CodeInput; a directory as
 // output yields CodeOutput; a FIFO, device or socket yields CodeNotRegular.
-// Errors are *Error values.
+// Errors are *refusal.Rejection values.
 //
 // Probe is advisory (the file system may change before the real open);
 // OpenInput and OpenOutput re-check everything atomically.
-func Probe(dir, target string, output bool) error {
+func Probe(d *workdir.Dir, target string, output bool) error {
 	if err := Check(target); err != nil {
 		return err
 	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return openFailure(target, output, err)
-	}
-	defer root.Close()
+	root := d.Root()
 	if output {
 		if err := probeOutput(root, target, target, 0); err != nil {
 			return err
 		}
-		return checkGit(dir, resolveAncestor(filepath.Join(dir, target)), target)
+		return checkGit(d, resolveAncestor(filepath.Join(d.Real(), target)), target)
 	}
 	fi, err := root.Stat(target)
 	if err != nil {
@@ -104,11 +102,9 @@ func checkKind(target string, fi fs.FileInfo, output bool) error {
 	case output && mode.IsDir():
 		return openFailure(target, true, syscall.EISDIR)
 	case !mode.IsRegular():
-		return &Error{Code: CodeNotRegular, Target: target,
-			Message: fmt.Sprintf("Redirection target %q is a %s, not a regular file", target, kindName(mode))}
+		return reject(CodeNotRegular, target, nil, "Redirection target %q is a %s, not a regular file", target, kindName(mode))
 	case output && linkCount(fi) > 1:
-		return &Error{Code: CodeOutput, Target: target,
-			Message: fmt.Sprintf("Failed to open output file: %q has %d hard links; a hard-linked file may lie outside the working directory", target, linkCount(fi))}
+		return reject(CodeOutput, target, nil, "Failed to open output file: %q has %d hard links; a hard-linked file may lie outside the working directory", target, linkCount(fi))
 	}
 	return nil
 }
@@ -147,15 +143,14 @@ func isEscape(err error) bool {
 	return false
 }
 
-func escape(target string) *Error {
-	return &Error{Code: CodeEscape, Target: target,
-		Message: fmt.Sprintf("Redirection target escapes the working directory: %q", target)}
+func escape(target string) *refusal.Rejection {
+	return reject(CodeEscape, target, nil, "Redirection target escapes the working directory: %q", target)
 }
 
-// openFailure turns a file-system error into an *Error: CodeEscape for an
+// openFailure turns a file-system error into a *refusal.Rejection: CodeEscape for an
 // os.Root escape, CodeNotRegular for ENXIO (a FIFO without a reader opened
 // for writing), else CodeInput or CodeOutput with the OS reason.
-func openFailure(target string, output bool, err error) *Error {
+func openFailure(target string, output bool, err error) *refusal.Rejection {
 	if isEscape(err) {
 		e := escape(target)
 		e.Err = err
@@ -167,13 +162,10 @@ func openFailure(target string, output bool, err error) *Error {
 		reason = pe.Err
 	}
 	if errors.Is(err, syscall.ENXIO) {
-		return &Error{Code: CodeNotRegular, Target: target, Err: err,
-			Message: fmt.Sprintf("Redirection target %q is not a regular file: %v", target, reason)}
+		return reject(CodeNotRegular, target, err, "Redirection target %q is not a regular file: %v", target, reason)
 	}
 	if output {
-		return &Error{Code: CodeOutput, Target: target, Err: err,
-			Message: fmt.Sprintf("Failed to open output file: %q: %v", target, reason)}
+		return reject(CodeOutput, target, err, "Failed to open output file: %q: %v", target, reason)
 	}
-	return &Error{Code: CodeInput, Target: target, Err: err,
-		Message: fmt.Sprintf("Failed to open input file: %q: %v", target, reason)}
+	return reject(CodeInput, target, err, "Failed to open input file: %q: %v", target, reason)
 }

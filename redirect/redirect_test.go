@@ -10,6 +10,9 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
+	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
 // fixture builds the redirect fixture of shared/cases/README.md in a fresh
@@ -63,20 +66,32 @@ func fixture(t *testing.T) (dir, outside string) {
 	return dir, outside
 }
 
-func code(err error) string {
+// pin opens dir as a call's working directory, closed with the test.
+func pin(t testing.TB, dir string) *workdir.Dir {
+	t.Helper()
+	d, err := workdir.Open(dir, []string{"/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+func code(err error) refusal.Code {
 	if err == nil {
 		return ""
 	}
-	var re *Error
-	if !errors.As(err, &re) {
-		return "untyped: " + err.Error()
+	re := refusal.As(err)
+	if re == nil {
+		return refusal.Code("untyped: " + err.Error())
 	}
 	return re.Code
 }
 
 func TestCheck(t *testing.T) {
 	tests := []struct {
-		target, want string
+		target string
+		want   refusal.Code
 	}{
 		{"out.txt", ""},
 		{"sub/out.txt", ""},
@@ -114,7 +129,7 @@ func TestProbe(t *testing.T) {
 	tests := []struct {
 		target string
 		output bool
-		want   string
+		want   refusal.Code
 	}{
 		{"in.txt", false, ""},
 		{"sub/in.txt", false, ""},
@@ -154,7 +169,7 @@ func TestProbe(t *testing.T) {
 		{"sub/../new.txt", true, CodeParent},
 	}
 	for _, tt := range tests {
-		err := Probe(dir, tt.target, tt.output)
+		err := Probe(pin(t, dir), tt.target, tt.output)
 		if got := code(err); got != tt.want {
 			t.Errorf("Probe(%q, output=%v) = %q (%v), want %q", tt.target, tt.output, got, err, tt.want)
 		}
@@ -165,13 +180,6 @@ func TestProbe(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "in.txt")); string(b) != "top\n" {
 		t.Errorf("Probe modified in.txt: %q", b)
-	}
-}
-
-func TestProbeMissingDir(t *testing.T) {
-	err := Probe(filepath.Join(t.TempDir(), "absent"), "x", true)
-	if got := code(err); got != CodeOutput {
-		t.Errorf("Probe in a missing dir = %q (%v), want %q", got, err, CodeOutput)
 	}
 }
 
@@ -192,7 +200,9 @@ func TestEscapeDetection(t *testing.T) {
 func TestOpenInput(t *testing.T) {
 	dir, _ := fixture(t)
 	tests := []struct {
-		target, want, body string
+		target string
+		want   refusal.Code
+		body   string
 	}{
 		{"in.txt", "", "top\n"},
 		{"link_in", "", "top\n"},
@@ -206,7 +216,7 @@ func TestOpenInput(t *testing.T) {
 		{"../x", CodeParent, ""},
 	}
 	for _, tt := range tests {
-		f, err := OpenInput(dir, tt.target)
+		f, err := OpenInput(pin(t, dir), tt.target)
 		if got := code(err); got != tt.want {
 			t.Errorf("OpenInput(%q) = %q (%v), want %q", tt.target, got, err, tt.want)
 		}
@@ -227,7 +237,7 @@ func TestOpenOutput(t *testing.T) {
 	tests := []struct {
 		target  string
 		append  bool
-		want    string
+		want    refusal.Code
 		wantOut string // content of the file after writing "X"
 		file    string // where the content lands, default target
 	}{
@@ -249,7 +259,7 @@ func TestOpenOutput(t *testing.T) {
 		{target: "/tmp/x", want: CodeAbsolute},
 	}
 	for _, tt := range tests {
-		f, err := OpenOutput(dir, tt.target, tt.append)
+		f, err := OpenOutput(pin(t, dir), tt.target, tt.append)
 		if got := code(err); got != tt.want {
 			t.Errorf("OpenOutput(%q, %v) = %q (%v), want %q", tt.target, tt.append, got, err, tt.want)
 		}
@@ -289,7 +299,7 @@ func TestOpenFIFOWithReader(t *testing.T) {
 	}
 	defer r.Close()
 	for _, app := range []bool{false, true} {
-		if _, err := OpenOutput(dir, "fifo", app); code(err) != CodeNotRegular {
+		if _, err := OpenOutput(pin(t, dir), "fifo", app); code(err) != CodeNotRegular {
 			t.Errorf("OpenOutput(fifo with reader) = %v, want %s", err, CodeNotRegular)
 		}
 	}
@@ -331,8 +341,8 @@ func FuzzCheck(f *testing.F) {
 			}
 			return
 		}
-		var re *Error
-		if !errors.As(err, &re) || re.Code == "" || re.Message == "" || re.Target != target {
+		re := refusal.As(err)
+		if re == nil || re.Code == "" || re.Message == "" || re.Arg != target {
 			t.Fatalf("Check(%q) returned a malformed error %#v", target, err)
 		}
 	})
@@ -378,7 +388,7 @@ func TestOpenOutputSwapRace(t *testing.T) {
 	}()
 	var opened, refused int
 	for range 300 {
-		f, err := OpenOutput(dir, "sub/out.txt", false)
+		f, err := OpenOutput(pin(t, dir), "sub/out.txt", false)
 		if err != nil {
 			if c := code(err); c != CodeEscape && c != CodeOutput {
 				t.Errorf("unexpected refusal %v", err)
@@ -410,12 +420,11 @@ func TestGitThroughSymlink(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, target := range []string{"r/gl/config", "r/gl/hooks-new"} {
-		var re *Error
-		if err := Probe(dir, target, true); !errors.As(err, &re) || re.Code != CodeGit {
+		if err := Probe(pin(t, dir), target, true); code(err) != CodeGit {
 			t.Errorf("Probe(%q) = %v, want %s", target, err, CodeGit)
 		}
-		f, err := OpenOutput(dir, target, false)
-		if !errors.As(err, &re) || re.Code != CodeGit {
+		f, err := OpenOutput(pin(t, dir), target, false)
+		if code(err) != CodeGit {
 			t.Errorf("OpenOutput(%q) = %v, want %s", target, err, CodeGit)
 		}
 		if f != nil {
@@ -428,7 +437,7 @@ func TestGitThroughSymlink(t *testing.T) {
 	if _, err := os.Lstat(filepath.Join(dir, "r", ".git", "hooks-new")); err == nil {
 		t.Error("a refused open left a file in .git")
 	}
-	if f, err := OpenOutput(dir, "r/notes.txt", false); err != nil {
+	if f, err := OpenOutput(pin(t, dir), "r/notes.txt", false); err != nil {
 		t.Errorf("ordinary output refused: %v", err)
 	} else {
 		f.Close()

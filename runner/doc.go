@@ -23,6 +23,8 @@
 //     with DrainPastLimit, the excess is read and discarded while the byte
 //     count continues. A stream that passed the cap while the stages exited
 //     on their own is still reported as OutputCapped (unless draining).
+//   - Spec.Dir is the call's pinned working directory (workdir.Dir): the
+//     stages chdir into it and the "<" and ">" files open through it.
 //   - A ">"/">>" file is not handed to the child: the last stage writes to a
 //     pipe that the runner copies into the file, so redirected output counts
 //     toward OutputLimit and at most OutputLimit bytes reach the file. The

@@ -30,7 +30,7 @@ const eofWait = 100 * time.Millisecond
 // The error is non-nil only when the pipeline could not be started: a
 // *LaunchError (program not found in the child PATH, invalid Spec, pipe or
 // fork/exec failure; stages already started are killed and reaped) or a
-// *redirect.Error from opening the "<" or ">" file. Result.Outcome is then
+// *refusal.Rejection from opening the "<" or ">" file. Result.Outcome is then
 // ProcessError. A ctx already done before anything starts gives Outcome
 // Cancelled, no error, and no process. Timeout zero means no timeout
 // besides ctx.
@@ -94,7 +94,7 @@ func resolve(s Spec) ([]string, error) {
 		if len(argv) == 0 {
 			return nil, &LaunchError{Err: fmt.Errorf("%w: stage %d has an empty argv", ErrInvalidSpec, i)}
 		}
-		p, err := childenv.LookPath(argv[0], pathList, s.Dir)
+		p, err := childenv.LookPath(argv[0], pathList, s.Dir.Path())
 		if err != nil {
 			return nil, &LaunchError{Argv0: argv[0], Err: err}
 		}
@@ -243,7 +243,7 @@ func start(s Spec, paths []string, pl *plumbing, sb *callSandbox) (*group, error
 	g := &group{}
 	for i, argv := range s.Stages {
 		attr := &os.ProcAttr{
-			Dir:   s.Dir,
+			Dir:   s.Dir.Path(),
 			Env:   env,
 			Files: pl.files[i][:],
 			Sys:   &syscall.SysProcAttr{Setpgid: true, Pgid: g.pgid},

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 )
 
 // testPath is the child PATH of every test spec.
@@ -41,7 +42,7 @@ func requirePrograms(t testing.TB, names ...string) {
 func newSpec(t testing.TB, stages ...[]string) Spec {
 	return Spec{
 		Stages:      stages,
-		Dir:         t.TempDir(),
+		Dir:         pinned(t, t.TempDir()),
 		Env:         []string{testPath},
 		Timeout:     20 * time.Second,
 		OutputLimit: 1 << 20,
@@ -202,7 +203,7 @@ func TestTimeoutKillsTree(t *testing.T) {
 	if limit := s.Timeout + grace + slack; r.Duration > limit {
 		t.Errorf("Run took %v, want under %v", r.Duration, limit)
 	}
-	assertGone(t, filepath.Join(s.Dir, "gc.pid"))
+	assertGone(t, filepath.Join(s.Dir.Real(), "gc.pid"))
 }
 
 // TestBackgroundGrandchildAfterExit: the direct child exits at once but a
@@ -221,7 +222,7 @@ func TestBackgroundGrandchildAfterExit(t *testing.T) {
 	if limit := grace + eofWait + slack; r.Duration > limit {
 		t.Errorf("Run took %v, want under %v", r.Duration, limit)
 	}
-	assertGone(t, filepath.Join(s.Dir, "gc.pid"))
+	assertGone(t, filepath.Join(s.Dir.Real(), "gc.pid"))
 }
 
 // assertGone reads a pid from file and checks that the process has
@@ -266,7 +267,7 @@ func assertGone(t *testing.T, pidFile string) {
 func TestCancel(t *testing.T) {
 	requirePrograms(t, "sh", "sleep")
 	s := newSpec(t, sh(`echo ready > ready.fifo; exec sleep 100`))
-	fifo := filepath.Join(s.Dir, "ready.fifo")
+	fifo := filepath.Join(s.Dir.Real(), "ready.fifo")
 	if err := unix.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -301,7 +302,7 @@ func TestAlreadyCancelled(t *testing.T) {
 	if err != nil || r.Outcome != Cancelled {
 		t.Fatalf("Run = %s, %v; want Cancelled", summary(r), err)
 	}
-	if _, err := os.Stat(filepath.Join(s.Dir, "created")); err == nil {
+	if _, err := os.Stat(filepath.Join(s.Dir.Real(), "created")); err == nil {
 		t.Error("a process ran although ctx was already cancelled")
 	}
 }
@@ -330,7 +331,7 @@ func TestLaunchFailure(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newSpec(t, tt.stages...)
-			s.Dir = dir
+			s.Dir = pinned(t, dir)
 			r, err := Run(t.Context(), s)
 			var le *LaunchError
 			if !errors.As(err, &le) {
@@ -367,7 +368,7 @@ func TestRedirects(t *testing.T) {
 		outFile   string
 		append    bool
 		outcome   Outcome
-		errCode   string
+		errCode   refusal.Code
 		wantFile  string
 		check     func(t *testing.T, r Result, dir string)
 	}{
@@ -402,21 +403,20 @@ func TestRedirects(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newSpec(t, tt.stages...)
-			if err := os.WriteFile(filepath.Join(s.Dir, "in.txt"), []byte("old\n"), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(s.Dir.Real(), "in.txt"), []byte("old\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.Symlink("/etc/hostname", filepath.Join(s.Dir, "link_out")); err != nil {
+			if err := os.Symlink("/etc/hostname", filepath.Join(s.Dir.Real(), "link_out")); err != nil {
 				t.Fatal(err)
 			}
-			if err := unix.Mkfifo(filepath.Join(s.Dir, "fifo"), 0o644); err != nil {
+			if err := unix.Mkfifo(filepath.Join(s.Dir.Real(), "fifo"), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			s.StdinFile, s.StdoutFile, s.StdoutAppend = tt.stdinFile, tt.outFile, tt.append
 			r, err := Run(t.Context(), s)
 			if tt.errCode != "" {
-				var re *redirect.Error
-				if !errors.As(err, &re) || re.Code != tt.errCode || r.Outcome != ProcessError {
-					t.Fatalf("Run = %s, %v; want *redirect.Error %s", summary(r), err, tt.errCode)
+				if re := refusal.As(err); re == nil || re.Code != tt.errCode || r.Outcome != ProcessError {
+					t.Fatalf("Run = %s, %v; want a %s refusal", summary(r), err, tt.errCode)
 				}
 				return
 			}
@@ -427,12 +427,12 @@ func TestRedirects(t *testing.T) {
 				t.Errorf("Outcome = %q, want %q", r.Outcome, tt.outcome)
 			}
 			if tt.wantFile != "" {
-				if b, _ := os.ReadFile(filepath.Join(s.Dir, tt.outFile)); string(b) != tt.wantFile {
+				if b, _ := os.ReadFile(filepath.Join(s.Dir.Real(), tt.outFile)); string(b) != tt.wantFile {
 					t.Errorf("%s = %q, want %q", tt.outFile, b, tt.wantFile)
 				}
 			}
 			if tt.check != nil {
-				tt.check(t, r, s.Dir)
+				tt.check(t, r, s.Dir.Real())
 			}
 		})
 	}
@@ -460,9 +460,12 @@ func TestNoLeaks(t *testing.T) {
 			s := newSpec(t, []string{"true"})
 			mod(&s)
 			_, _ = Run(ctx, s)
+			s.Dir.Close() // the spec's own handle, not the runner's
 		}
 		cctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
-		_, _ = Run(cctx, newSpec(t, []string{"sleep", "100"}))
+		s := newSpec(t, []string{"sleep", "100"})
+		_, _ = Run(cctx, s)
+		s.Dir.Close()
 		cancel()
 	}
 	batch() // warm up lazily opened runtime descriptors (epoll, pidfd probe)

@@ -37,7 +37,7 @@ func sandboxed(t testing.TB, mode string, stages ...[]string) Spec {
 		requireLandlock(t)
 	}
 	s := newSpec(t, stages...)
-	l, err := sandbox.NewLauncher(sandbox.Config{Mode: mode, WriteDirs: []string{s.Dir}, Limits: sandbox.DefaultLimits()})
+	l, err := sandbox.NewLauncher(sandbox.Config{Mode: mode, WriteDirs: []string{s.Dir.Real()}, Limits: sandbox.DefaultLimits()})
 	if err != nil {
 		t.Fatalf("NewLauncher: %v", err)
 	}
@@ -87,10 +87,10 @@ func TestRunSandboxed(t *testing.T) {
 				{name: "stdout cap", stages: [][]string{{"head", "-c", "5000000", "/dev/zero"}}, outcome: OutputCapped, signal: "SIGTERM"},
 				{name: "timeout", stages: [][]string{{"sleep", "100"}}, mod: func(s *Spec) { s.Timeout = 300 * time.Millisecond }, outcome: TimedOut, signal: "SIGTERM"},
 				{name: "redirects", stages: [][]string{{"cat"}}, mod: func(s *Spec) {
-					os.WriteFile(filepath.Join(s.Dir, "in.txt"), []byte("old\n"), 0o644)
+					os.WriteFile(filepath.Join(s.Dir.Real(), "in.txt"), []byte("old\n"), 0o644)
 					s.StdinFile, s.StdoutFile = "in.txt", "out.txt"
 				}, outcome: Success, exit: intp(0), check: func(t *testing.T, s Spec, r Result) {
-					if b, _ := os.ReadFile(filepath.Join(s.Dir, "out.txt")); string(b) != "old\n" {
+					if b, _ := os.ReadFile(filepath.Join(s.Dir.Real(), "out.txt")); string(b) != "old\n" {
 						t.Errorf("out.txt = %q", b)
 					}
 				}},
@@ -155,7 +155,7 @@ func TestSandboxContainsWrites(t *testing.T) {
 	} {
 		t.Run(argv[0], func(t *testing.T) {
 			s := sandboxed(t, sandbox.ModeLandlock, argv)
-			os.WriteFile(filepath.Join(s.Dir, "in.txt"), []byte("DATA\n"), 0o644)
+			os.WriteFile(filepath.Join(s.Dir.Real(), "in.txt"), []byte("DATA\n"), 0o644)
 			s.Stdin = []byte("DATA\n")
 			r, err := Run(t.Context(), s)
 			if err != nil {
@@ -227,6 +227,7 @@ func TestSandboxNoLeaks(t *testing.T) {
 		} {
 			s := sandboxed(t, sandbox.ModeLandlock, stages...)
 			_, _ = Run(t.Context(), s)
+			s.Dir.Close() // the spec's own handle, not the runner's
 		}
 	}
 	batch()

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
+	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
 // Spec is one validated invocation: a pipeline of one or more stages, run
@@ -14,17 +15,18 @@ type Spec struct {
 	// client sent it. A name without "/" is resolved with the PATH in Env
 	// (never the server's PATH); a name with "/" is used as given.
 	Stages [][]string
-	// Dir is the absolute working directory of every stage.
-	Dir string
+	// Dir is the pinned working directory of every stage; the "<" and ">"
+	// files open through it. Required.
+	Dir *workdir.Dir
 	// Env is the complete child environment ("NAME=value" entries).
 	Env []string
 	// Stdin is fed to the first stage; nil or empty means immediate EOF.
 	// Ignored when StdinFile is set.
 	Stdin []byte
-	// StdinFile is a "<" target relative to Dir, opened through os.Root.
+	// StdinFile is a "<" target relative to Dir, opened through its os.Root.
 	StdinFile string
 	// StdoutFile is a ">" or ">>" target relative to Dir, opened through
-	// os.Root; StdoutAppend selects ">>". Bytes written to it still count
+	// its os.Root; StdoutAppend selects ">>". Bytes written to it still count
 	// toward OutputLimit.
 	StdoutFile   string
 	StdoutAppend bool

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -11,7 +10,9 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/audit"
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 	"github.com/seed-b63acb1b/mcp-shell-server/runner"
+	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
 // killGrace is the pause between SIGTERM and SIGKILL to a call's process
@@ -37,15 +38,6 @@ type call struct {
 	progress *reporter
 }
 
-// requestError refuses a call's arguments outside the argv policy: bad
-// directory, NUL bytes, environment names, out-of-range values.
-type requestError struct {
-	code string
-	msg  string
-}
-
-func (e *requestError) Error() string { return e.msg }
-
 // launchError is a run that could not start (or whose redirection could
 // not be opened); it wraps the runner's error.
 type launchError struct{ err error }
@@ -54,15 +46,15 @@ func (e *launchError) Error() string { return e.err.Error() }
 func (e *launchError) Unwrap() error { return e.err }
 
 // execute runs c through policy and runner, filling rec as it goes. It
-// returns a refusal (*policy.Rejection or *requestError), a *launchError,
+// returns a refusal (*refusal.Rejection), a *launchError,
 // or the run's result.
 func (s *Server) execute(ctx context.Context, c call, rec *audit.Record) (runner.Result, *runner.Spec, error) {
 	rec.Argv, rec.Env = c.argv, c.envs
-	spec, plan, pin, err := s.prepare(c)
-	defer pin.Close()
+	spec, plan, err := s.prepare(c)
+	defer spec.Dir.Close()
 	rec.Timeout, rec.OutputLim = spec.Timeout, spec.OutputLimit
-	if pin != nil {
-		rec.Directory = pin.Real
+	if spec.Dir != nil {
+		rec.Directory = spec.Dir.Real()
 	}
 	rec.Sandbox, rec.SandboxABI = s.opts.Config.SandboxMode, 0
 	if s.opts.Launcher != nil {
@@ -106,37 +98,33 @@ func (s *Server) execute(ctx context.Context, c call, rec *audit.Record) (runner
 }
 
 // prepare validates the call and builds the runner spec. The spec is
-// returned even on error, carrying what was resolved (for the audit); the
+// returned even on error, carrying what was resolved (for the audit); its
 // pinned working directory, when not nil, must be closed after the run.
-func (s *Server) prepare(c call) (*runner.Spec, *policy.Plan, *pinnedDir, error) {
+func (s *Server) prepare(c call) (*runner.Spec, *policy.Plan, error) {
 	cfg := s.opts.Config
 	spec := &runner.Spec{OutputLimit: cfg.OutputLimit, Timeout: cfg.DefaultTimeout, DrainPastLimit: c.drain, KillGrace: killGrace, Sandbox: s.opts.Launcher}
 	if c.timeout != nil {
 		spec.Timeout = min(*c.timeout, cfg.MaxTimeout)
 	}
 	if err := checkNUL(c); err != nil {
-		return spec, nil, nil, err
+		return spec, nil, err
 	}
-	dir, err := ResolveDir(c.dir, cfg.AllowedDirs)
+	dir, err := workdir.OpenAllowed(c.dir, cfg.AllowedDirs)
 	if err != nil {
-		return spec, nil, nil, &requestError{code: "request.directory", msg: err.Error()}
+		return spec, nil, err
 	}
-	pin, err := pinDir(dir, cfg.AllowedDirs)
-	if err != nil {
-		return spec, nil, nil, &requestError{code: "request.directory", msg: err.Error()}
-	}
-	spec.Dir = pin.Path
+	spec.Dir = dir
 	evaluate := s.opts.Policy.Evaluate
 	if c.exact {
 		evaluate = s.opts.Policy.EvaluateArgv
 	}
-	plan, err := evaluate(c.argv, pin.Real)
+	plan, err := evaluate(c.argv, dir)
 	if err != nil {
-		return spec, nil, pin, err
+		return spec, nil, err
 	}
 	env, err := childenv.Build(childenv.Config{Allowlist: cfg.ChildEnvAllowlist, SafePath: cfg.SafePath}, os.LookupEnv, c.envs)
 	if err != nil {
-		return spec, plan, pin, &requestError{code: "request.env", msg: err.Error()}
+		return spec, plan, refusal.New(CodeEnv, -1, "", "%s", err.Error())
 	}
 	if s.opts.ExtraEnv != nil {
 		env = overlay(env, s.opts.ExtraEnv(plan.Stages))
@@ -146,12 +134,12 @@ func (s *Server) prepare(c call) (*runner.Spec, *policy.Plan, *pinnedDir, error)
 	if c.stdin != nil {
 		spec.Stdin = []byte(*c.stdin)
 	}
-	return spec, plan, pin, nil
+	return spec, plan, nil
 }
 
 func checkNUL(c call) error {
 	bad := func(what string) error {
-		return &requestError{code: "request.nul", msg: what + " contains a NUL byte, which cannot be passed to a program"}
+		return refusal.New(CodeNUL, -1, "", "%s contains a NUL byte, which cannot be passed to a program", what)
 	}
 	for i, a := range c.argv {
 		if strings.IndexByte(a, 0) >= 0 {
@@ -172,13 +160,8 @@ func checkNUL(c call) error {
 // refused records a refusal in the audit record.
 func (s *Server) refused(rec *audit.Record, err error) {
 	rec.ResultType, rec.Reason = "rejected", err.Error()
-	var rj *policy.Rejection
-	var re *requestError
-	switch {
-	case errors.As(err, &rj):
-		rec.Rule, rec.ReasonArg = rj.Code, rj.Arg
-	case errors.As(err, &re):
-		rec.Rule = re.code
+	if rj := refusal.As(err); rj != nil {
+		rec.Rule, rec.ReasonArg = string(rj.Code), rj.Arg
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 	"github.com/seed-b63acb1b/mcp-shell-server/runner"
 )
 
@@ -72,7 +73,7 @@ func (s *Server) executeCommand(ctx context.Context, req *mcp.CallToolRequest, i
 	if strings.TrimSpace(in.Program) == "" {
 		rec := &stateFrom(ctx).rec
 		rec.Argv = c.argv
-		err := &requestError{code: "request.program", msg: "program is empty"}
+		err := refusal.New(CodeProgram, 0, in.Program, "program is empty")
 		s.refused(rec, err)
 		return errorResult("Error executing command: " + err.Error()), nil, nil
 	}

@@ -95,7 +95,7 @@ func TestOneAuditRecordPerCall(t *testing.T) {
 			t.Errorf("call %d %v: result_type %v, want %s", i, c.args, recs[i]["result_type"], c.want)
 		}
 	}
-	if recs[1]["rule"] != policy.CodeNotAllowed || !strings.Contains(recs[1]["rejection_reason"].(string), "rm") {
+	if recs[1]["rule"] != string(policy.CodeNotAllowed) || !strings.Contains(recs[1]["rejection_reason"].(string), "rm") {
 		t.Errorf("rejection record %v", recs[1])
 	}
 }

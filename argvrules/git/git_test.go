@@ -1,13 +1,33 @@
 package git
 
 import (
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
-var testCtx = argvrules.Context{Dir: "/work/repo"}
+// testCtx is a Context on an empty directory shared by the package's
+// tests (made and removed by TestMain).
+var testCtx argvrules.Context
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "git-test-")
+	if err != nil {
+		panic(err)
+	}
+	d, err := workdir.Open(dir, []string{"/"})
+	if err != nil {
+		panic(err)
+	}
+	testCtx = argvrules.Context{Dir: d}
+	code := m.Run()
+	d.Close()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
 
 // split turns "git grep -n foo" into argv; "\x1f" stands for an empty
 // element and "␠" for a space inside one element.

@@ -1,11 +1,7 @@
 package programs
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path"
 	"strings"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
@@ -186,83 +182,21 @@ func outputValue(ctx argvrules.Context, family string, ev *argvrules.Event, kind
 	return outputPath(ctx, family, ev.Index, word, ev.Value, kind)
 }
 
-// outputPath is argvrules.OutputPath for files, and the same lexical rules
-// plus an os.Root walk for directories (a directory target may not exist
-// yet: the deepest existing ancestor must be a directory inside ctx.Dir).
+// outputPath checks an output path of the given kind with the one
+// containment check, redirect.ProbeWrite.
 func outputPath(ctx argvrules.Context, family string, index int, arg, p string, kind outKind) *argvrules.Rejection {
 	const policy = "output path outside the working directory"
-	if kind == outAny && (strings.HasSuffix(p, "/") || isDirInside(ctx, p)) {
-		kind = outDir
-	}
-	if kind != outDir && (ctx.Dir == "" || redirect.Check(p) != nil || isDirInside(ctx, path.Dir(p))) {
-		return argvrules.OutputPath(ctx, family, policy, index, arg, p)
-	}
-	// A directory, or a file whose parent does not exist yet (curl
-	// --create-dirs, go build -o bin/app): nothing below the deepest
-	// existing ancestor can be a symlink, so that ancestor decides.
-	err := containedDir(ctx.Dir, p)
+	k := map[outKind]redirect.Kind{outFile: redirect.File, outDir: redirect.Dir, outAny: redirect.FileOrDir}[kind]
+	err := redirect.ProbeWrite(ctx.Dir, p, k)
 	if err == nil {
 		return nil
 	}
-	why := err.Error()
-	var re *redirect.Error
-	if errors.As(err, &re) {
-		why = re.Message
-	}
-	what := "writes into the directory"
-	if kind != outDir {
-		what = "writes to"
+	what := "writes to"
+	if kind == outDir {
+		what = "writes into the directory"
 	}
 	return argvrules.Reject(family+".output-path", policy, index, arg,
-		"argument %d %q %s %q, which must stay inside the working directory (%s)", index, arg, what, p, why)
-}
-
-// isDirInside reports whether p names an existing directory inside dir.
-func isDirInside(ctx argvrules.Context, p string) bool {
-	if ctx.Dir == "" || redirect.Check(p) != nil {
-		return false
-	}
-	root, err := os.OpenRoot(ctx.Dir)
-	if err != nil {
-		return false
-	}
-	defer root.Close()
-	fi, err := root.Stat(strings.TrimSuffix(p, "/"))
-	return err == nil && fi.IsDir()
-}
-
-// errNotDir is returned by containedDir when a component is not a directory.
-var errNotDir = errors.New("not a directory")
-
-// containedDir checks a directory target: redirect.Check's lexical rules,
-// then, when dir is known, the deepest existing ancestor of p must resolve
-// through os.Root (no symlink leading outside) to a directory.
-func containedDir(dir, p string) error {
-	if err := redirect.Check(p); err != nil {
-		return err
-	}
-	if dir == "" {
-		return nil
-	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return fmt.Errorf("working directory %q: %w", dir, err)
-	}
-	defer root.Close()
-	for q := path.Clean(p); ; q = path.Dir(q) {
-		fi, err := root.Stat(q)
-		switch {
-		case err == nil && fi.IsDir():
-			return nil
-		case err == nil:
-			return fmt.Errorf("%q: %w", q, errNotDir)
-		case !errors.Is(err, fs.ErrNotExist):
-			return fmt.Errorf("%q: %w", q, err)
-		}
-		if q == "." || q == "/" {
-			return nil
-		}
-	}
+		"argument %d %q %s %q, which must stay inside the working directory (%s)", index, arg, what, p, err.Error())
 }
 
 // baseName returns the last path element of argv[0] ("" for empty argv).

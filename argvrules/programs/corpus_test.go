@@ -42,7 +42,7 @@ func corpusCtx(t *testing.T) argvrules.Context {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return argvrules.Context{Dir: dir}
+	return pinCtx(t, dir)
 }
 
 func TestCorpusGTFOBins(t *testing.T) {

@@ -29,13 +29,13 @@ func fuzzFamily(f *testing.F, family string) {
 	}
 	f.Add("")
 	f.Add("--" + sep + "-" + sep + "--=" + sep + "-\x00" + sep + "\xff\xfe")
-	dir := testDir(f)
+	dir := pinCtx(f, testDir(f))
 	f.Fuzz(func(t *testing.T, in string) {
 		argv := append([]string{family}, strings.Split(in, sep)...)
 		if in == "" {
 			argv = argv[:1]
 		}
-		for _, ctx := range []argvrules.Context{{}, {Dir: dir}} {
+		for _, ctx := range []argvrules.Context{{}, dir} {
 			r1 := rec(argv, ctx)
 			r2 := rec(argv, ctx)
 			if !reflect.DeepEqual(r1, r2) {

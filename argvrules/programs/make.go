@@ -113,7 +113,7 @@ func Make(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 // /proc/self/fd/0 count as the kernel would count them.
 func makeFiles(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 	p := makeTable.Parse(argv, 1, argvrules.Permute)
-	dir := ctx.Dir
+	dir := ctx.DirPath()
 	for i := range p.Events {
 		ev := &p.Events[i]
 		if ev.Kind != argvrules.OptionEvent || !ev.HasValue || ev.Opt.Short != 'C' {
@@ -140,7 +140,7 @@ func makeFiles(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 		case ev.Opt.Short == 'I':
 			// Judged from both the starting and the final directory:
 			// which one make searches a relative -I from is not relied on.
-			if r = makePath(ev, ctx.Dir, "include directory"); r == nil {
+			if r = makePath(ev, ctx.DirPath(), "include directory"); r == nil {
 				r = makePath(ev, dir, "include directory")
 			}
 		}

@@ -29,7 +29,7 @@ func runOracleSetup(t *testing.T, prog, path string, rec argvrules.Recognizer, v
 			setup(e)
 		}
 		args := e.expand(vr.args)
-		rej := rec(append([]string{prog}, args...), argvrules.Context{Dir: e.work})
+		rej := rec(append([]string{prog}, args...), pinCtx(t, e.work))
 		if rej != nil {
 			refused++
 		}

@@ -181,7 +181,7 @@ func runOracle(t *testing.T, prog string, rec argvrules.Recognizer, url string, 
 		e := newOracleEnv(t, url)
 		args := e.expand(vr.args)
 		argv := append([]string{prog}, args...)
-		rej := rec(argv, argvrules.Context{Dir: e.work})
+		rej := rec(argv, pinCtx(t, e.work))
 		if rej != nil {
 			refused++
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
 // row is one table case: argv and the expected verdict, "" for allow or
@@ -368,7 +369,7 @@ func testDir(t testing.TB) string {
 }
 
 func TestRecognizers(t *testing.T) {
-	ctx := argvrules.Context{Dir: testDir(t)}
+	ctx := pinCtx(t, testDir(t))
 	fams := Families()
 	for _, r := range tableRows {
 		expectRule(t, fams, ctx, r.argv, r.rule)
@@ -420,7 +421,7 @@ func checkRejection(t *testing.T, argv []string, r *argvrules.Rejection) {
 // relative path through a symlink leading outside is refused, for files
 // and directories alike.
 func TestOutputSymlinkEscape(t *testing.T) {
-	ctx := argvrules.Context{Dir: testDir(t)}
+	ctx := pinCtx(t, testDir(t))
 	for _, argv := range [][]string{
 		a("curl", "-o", "out/x", "http://x/"),
 		a("wget", "-P", "out/newdir", "http://x/"),
@@ -461,4 +462,15 @@ func TestEmptyArgv(t *testing.T) {
 			t.Errorf("%s(nil) = %v", name, r)
 		}
 	}
+}
+
+// pinCtx is a Context on dir, pinned for the test's lifetime.
+func pinCtx(t testing.TB, dir string) argvrules.Context {
+	t.Helper()
+	d, err := workdir.Open(dir, []string{"/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return argvrules.Context{Dir: d}
 }

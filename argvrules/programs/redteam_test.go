@@ -242,7 +242,7 @@ func redTeamDir(t testing.TB) string {
 }
 
 func TestRedTeam(t *testing.T) {
-	ctx := argvrules.Context{Dir: redTeamDir(t)}
+	ctx := pinCtx(t, redTeamDir(t))
 	fams := Families()
 	for _, r := range redTeamRows {
 		expectRule(t, fams, ctx, r.argv, r.rule)
@@ -311,12 +311,12 @@ func TestNodeConfigWritesRefused(t *testing.T) {
 		{"pnpm", "config", "set", "store-dir", "x"},
 		{"yarn", "config", "set", "registry", "x"},
 	} {
-		if r := fams[FamilyOf(argv[0])](argv, argvrules.Context{Dir: t.TempDir()}); r == nil {
+		if r := fams[FamilyOf(argv[0])](argv, pinCtx(t, t.TempDir())); r == nil {
 			t.Errorf("%q allowed", argv)
 		}
 	}
 	for _, argv := range [][]string{{"npm", "config", "get", "registry"}, {"npm", "config", "list"}} {
-		if r := fams["npm"](argv, argvrules.Context{Dir: t.TempDir()}); r != nil {
+		if r := fams["npm"](argv, pinCtx(t, t.TempDir())); r != nil {
 			t.Errorf("%q refused: %s", argv, r.Message)
 		}
 	}

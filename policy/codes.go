@@ -1,0 +1,42 @@
+package policy
+
+import "github.com/seed-b63acb1b/mcp-shell-server/refusal"
+
+// Reason codes of the refusals this package makes itself. Recognizer and
+// redirection refusals carry their own packages' codes (argvrules,
+// redirect).
+const (
+	// CodeEmpty: the argv, or one pipeline stage's program name, is empty.
+	CodeEmpty refusal.Code = "argv.empty"
+	// CodeNUL: an argument contains a NUL byte, which no program can receive.
+	CodeNUL refusal.Code = "argv.nul"
+	// CodeShellOperator: an element is exactly ";", "&&" or "||": a shell
+	// habit that would silently mean something else without a shell.
+	CodeShellOperator refusal.Code = "argv.shell-operator"
+	// CodePipeline: a "|" element leaves a stage empty (leading, doubled or
+	// trailing).
+	CodePipeline refusal.Code = "pipeline.empty-stage"
+	// CodeUnsafeName: the program name contains whitespace, a shell
+	// metacharacter or a control character, or is an unclean path.
+	CodeUnsafeName refusal.Code = "name.unsafe"
+	// CodeRefusedProgram: the program is on the categorical refusal list
+	// (shells, interpreters, command wrappers, shell-escape tools), which no
+	// allowlist entry overrides.
+	CodeRefusedProgram refusal.Code = "name.refused"
+	// CodeNoAllowlist: the server allows no program at all.
+	CodeNoAllowlist refusal.Code = "allowlist.empty"
+	// CodeNotAllowed: the program is neither an allowed name nor matched by
+	// an allowed pattern.
+	CodeNotAllowed refusal.Code = "allowlist.not-allowed"
+	// CodeRedirect: a "<", ">" or ">>" element has no target, is followed
+	// by another operator, or its target contains a shell metacharacter or
+	// names a .git directory.
+	CodeRedirect refusal.Code = "redirect.syntax"
+	// CodeRedirectStage: a redirection is on a stage where it cannot apply
+	// ("<" after the first stage, ">" before the last).
+	CodeRedirectStage refusal.Code = "redirect.stage"
+)
+
+func reject(code refusal.Code, index int, arg, format string, args ...any) *refusal.Rejection {
+	return refusal.New(code, index, arg, format, args...)
+}

@@ -1,0 +1,14 @@
+package server
+
+import "github.com/seed-b63acb1b/mcp-shell-server/refusal"
+
+// Reason codes of the refusals the server makes itself, outside the argv
+// policy (directory refusals carry workdir.CodeDirectory).
+const (
+	// CodeNUL: the directory or an envs name or value contains a NUL byte.
+	CodeNUL refusal.Code = "request.nul"
+	// CodeEnv: an envs entry names a variable the server does not delegate.
+	CodeEnv refusal.Code = "request.env"
+	// CodeProgram: execute_command's program is empty.
+	CodeProgram refusal.Code = "request.program"
+)

@@ -1,0 +1,25 @@
+// Package workdir is a call's working directory as one handle: resolved
+// once, checked once against the allowed directories, opened once, and
+// then used by everything that touches the file system on the call's
+// behalf — the child's chdir, the "<" ">" ">>" opens, the redirection and
+// output-path probes of the policy and the recognizers.
+//
+// Contract:
+//
+//   - Resolve turns a request's directory argument into an absolute,
+//     symlink-resolved directory inside one of the allowed directories.
+//   - Open pins that directory: it holds the directory open for the whole
+//     call and checks, on the opened inode itself, that it lies inside an
+//     allowed directory, so a symlink swapped into the path after the check
+//     cannot move the call elsewhere. Path is a /proc/self/fd link to the
+//     very directory (for the child's chdir); Real is where the kernel says
+//     it is; Root is an os.Root on it, through which every probe and open
+//     resolves relative paths without escaping (no "..", no symlink out).
+//   - Within is the one containment test of absolute paths (a directory
+//     inside an allowed directory, a token file inside a served one).
+//
+// Not covered: the directory can be renamed or its contents changed by a
+// child while the call runs; a probe is advisory and every real open
+// re-checks through Root. Crossing mount points inside the directory is not
+// prevented (os.Root does not). Linux only: Path relies on /proc.
+package workdir
