@@ -57,7 +57,7 @@ func loadPolicyCases(path, dir string) ([]policyCase, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: config: %w", row.ID, err)
 		}
-		cases = append(cases, policyCase{id: row.ID, argv: row.Argv, pol: policy.FromConfig(cfg)})
+		cases = append(cases, policyCase{id: row.ID, argv: row.Argv, pol: policy.FromSettings(cfg.PolicySettings())})
 	}
 	return cases, sc.Err()
 }

@@ -91,7 +91,7 @@ func decide(cfg *config.Config, argv []string, dir string) Verdict {
 	if err == nil {
 		defer wd.Close()
 		var plan *policy.Plan
-		if plan, err = policy.FromConfig(cfg).Evaluate(argv, wd); err == nil {
+		if plan, err = policy.FromSettings(cfg.PolicySettings()).Evaluate(argv, wd); err == nil {
 			return Verdict{Verdict: "allow", Rule: strings.Join(plan.Rules, ","), Stages: plan.Stages}
 		}
 	}

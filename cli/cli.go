@@ -134,7 +134,7 @@ func serve(dirs []string, s Streams) int {
 		log.Info("children start through the launcher", "sandbox", cfg.SandboxMode, "landlock_abi", launcher.ABI())
 	}
 	srv, err := server.New(server.Options{
-		Config: cfg, Policy: policy.FromConfig(cfg), Audit: audit.New(auditW),
+		Config: cfg, Policy: policy.FromSettings(cfg.PolicySettings()), Audit: audit.New(auditW),
 		Log: log, Version: Version(), ExtraEnv: policy.ExtraEnv, Launcher: launcher,
 	})
 	if err != nil {

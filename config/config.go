@@ -14,6 +14,7 @@ import (
 
 	"github.com/kelseyhightower/envconfig"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
@@ -74,6 +75,11 @@ type Config struct {
 	SandboxMode string
 	Launch      bool
 	Sandbox     sandbox.Config
+}
+
+// PolicySettings are the policy's part of the configuration.
+func (c *Config) PolicySettings() policy.Settings {
+	return policy.Settings{Commands: c.Commands, Patterns: c.Patterns, PatternSources: c.PatternSources, GitSubcommands: c.GitSubcommands}
 }
 
 // HasTool reports whether the named tool is exposed.

@@ -3,28 +3,40 @@ package policy
 import (
 	"maps"
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules/git"
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules/programs"
-	"github.com/seed-b63acb1b/mcp-shell-server/config"
 )
 
-// FromConfig builds the policy the server runs with: cfg's allowlist and
-// patterns, and every program family's recognizer (argvrules for find, awk,
-// sort and tar; argvrules/git for git, admitting cfg.GitSubcommands as
-// extra subcommands; argvrules/programs for rg, split, sdiff, diff3, wget,
-// curl, make, go, npm, pnpm, yarn, pip, cargo, zip, docker, podman,
-// kubectl and file).
-func FromConfig(cfg *config.Config) *Policy {
+// Settings are what the operator configures of the policy.
+type Settings struct {
+	// Commands are exact argv[0] strings to allow.
+	Commands []string
+	// Patterns are full-match expressions (already anchored) for argv[0];
+	// PatternSources are the operator's texts, for rule names.
+	Patterns       []*regexp.Regexp
+	PatternSources []string
+	// GitSubcommands are extra git subcommands to admit (aliases).
+	GitSubcommands []string
+}
+
+// FromSettings builds the policy the server runs with: the operator's
+// allowlist and patterns, and every program family's recognizer (argvrules
+// for find, awk, sort and tar; argvrules/git for git, admitting
+// GitSubcommands as extra subcommands; argvrules/programs for rg, split,
+// sdiff, diff3, wget, curl, make, go, npm, npx, pnpm, yarn, pip, cargo,
+// zip, docker, podman, kubectl and file).
+func FromSettings(s Settings) *Policy {
 	recs := argvrules.Families()
 	maps.Copy(recs, programs.Families())
-	recs["git"] = git.New(git.Options{AllowSubcommands: cfg.GitSubcommands})
+	recs["git"] = git.New(git.Options{AllowSubcommands: s.GitSubcommands})
 	return New(Config{
-		Commands:       cfg.Commands,
-		Patterns:       cfg.Patterns,
-		PatternSources: cfg.PatternSources,
+		Commands:       s.Commands,
+		Patterns:       s.Patterns,
+		PatternSources: s.PatternSources,
 		Recognizers:    recs,
 		Family:         family,
 	})

@@ -30,7 +30,7 @@ func newTestServer(t testing.TB, env map[string]string) (*Server, *bytes.Buffer)
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	s, err := New(Options{Config: cfg, Policy: policy.FromConfig(cfg), Audit: audit.New(&buf)})
+	s, err := New(Options{Config: cfg, Policy: policy.FromSettings(cfg.PolicySettings()), Audit: audit.New(&buf)})
 	if err != nil {
 		t.Fatal(err)
 	}
