@@ -156,7 +156,7 @@ func gawkRead(argv []string) awkReading {
 
 func gawkFinish(r awkReading, p Parsed) awkReading {
 	if p.Err != nil {
-		r.err = parseErrorRejection("awk", awkPolicy, awkGrammarPolicy, p.Err)
+		r.err = grammarRejection("awk", awkPolicy, awkGrammarPolicy, p.Err, false)
 		if p.Err.Kind == ErrAmbiguous && anyRisky(p.Err.Candidates) {
 			r.reject = r.err
 		}

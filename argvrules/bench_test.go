@@ -1,6 +1,10 @@
 package argvrules
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testcases"
+)
 
 // BenchmarkRecognizers runs the recognizers over every benign corpus row
 // of the find, awk, sort and tar families; ns/op is per argv. Sub-benchmarks
@@ -12,14 +16,13 @@ func BenchmarkRecognizers(b *testing.B) {
 		fam  string
 	}
 	var rows []row
-	fams := Families()
-	for _, c := range loadCorpus(b, "benign.jsonl") {
+	for _, c := range testcases.Load(b, "benign") {
 		for _, st := range stages(c.Argv) {
 			if len(st) == 0 {
 				continue
 			}
-			if fam := FamilyOf(baseName(st)); fam != "" {
-				rows = append(rows, row{st, fams[fam], fam})
+			if fam := famName(baseName(st)); fam != "" {
+				rows = append(rows, row{st, recOf(fam), fam})
 			}
 		}
 	}

@@ -1,7 +1,8 @@
 package argvrules
 
 import (
-	"strings"
+	"path"
+	"path/filepath"
 	"testing"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/testcases"
@@ -10,98 +11,76 @@ import (
 // corpusCase is a shared/cases row.
 type corpusCase = testcases.Case
 
-func loadCorpus(t testing.TB, name string) []corpusCase {
-	return testcases.Load(t, strings.TrimSuffix(name, ".jsonl"))
-}
-
 var stages = testcases.RecognizerStages
 
-// verdict runs the recognizer of every stage whose argv[0] belongs to one
-// of this package's families; handled reports whether any stage did.
-func verdict(argv []string) (rej *Rejection, handled bool) {
-	fams := Families()
+// verdict runs the recognizer of every stage whose argv[0] belongs to a
+// registered family; handled reports whether any stage did.
+func verdict(argv []string, ctx Context) (rej *Rejection, handled bool) {
 	for _, st := range stages(argv) {
-		if len(st) == 0 {
-			continue
-		}
-		fam := FamilyOf(baseName(st))
-		if fam == "" {
+		if len(st) == 0 || FamilyOf(path.Base(st[0])) == nil {
 			continue
 		}
 		handled = true
-		if r := fams[fam](st, scratchCtx); r != nil {
+		if r := Check(st, ctx); r != nil {
 			return r, true
 		}
 	}
 	return nil, handled
 }
 
-func TestCorpusTumf(t *testing.T) {
-	n := 0
-	for _, c := range loadCorpus(t, "tumf_cases.jsonl") {
-		if c.Area != "find" && c.Area != "awk" && c.Area != "tar" {
-			continue
-		}
-		n++
-		checkCase(t, c)
+// corpusCtx is a working directory like the corpora's: it exists and
+// holds nothing, so every named output must be new and inside it.
+func corpusCtx(t *testing.T) Context {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("tumf cases checked: %d", n)
+	return pinCtx(t, dir)
 }
 
-func TestCorpusGTFOBins(t *testing.T) {
-	n := 0
-	for _, c := range loadCorpus(t, "gtfobins.jsonl") {
-		if c.Expect != "reject" || c.Vector != "argv" {
-			continue
-		}
-		if _, handled := verdict(c.Argv); !handled {
-			continue
-		}
-		n++
-		checkCase(t, c)
+// TestCorpora runs every shared corpus row a family handles: tumf and
+// bugreport rows as they expect, gtfobins argv rows (reject), benign rows
+// (allow).
+func TestCorpora(t *testing.T) {
+	ctx := corpusCtx(t)
+	for _, corpus := range []struct {
+		name string
+		keep func(c corpusCase) bool
+		want func(c corpusCase) string
+	}{
+		// tumf reject rows whose area is not a family are the policy's
+		// (refused programs, redirections), not a recognizer's.
+		{"tumf_cases", func(c corpusCase) bool {
+			return c.Expect == "allow" || c.Expect == "reject" && familyNamed(c.Area) != nil
+		}, expected},
+		{"gtfobins", func(c corpusCase) bool { return c.Expect == "reject" && c.Vector == "argv" }, expected},
+		{"benign", func(corpusCase) bool { return true }, func(corpusCase) string { return "allow" }},
+		{"bugreports", func(c corpusCase) bool { return c.Expect == "reject" }, expected},
+	} {
+		t.Run(corpus.name, func(t *testing.T) {
+			n := 0
+			for _, c := range testcases.Load(t, corpus.name) {
+				if !corpus.keep(c) {
+					continue
+				}
+				rej, handled := verdict(c.Argv, ctx)
+				if !handled {
+					continue
+				}
+				n++
+				switch want := corpus.want(c); {
+				case want == "allow" && rej != nil:
+					t.Errorf("%s: %q: want allow, got %s (%s)", c.ID, c.Argv, rej.Rule, rej.Message)
+				case want == "reject" && rej == nil:
+					t.Errorf("%s: %q: want reject, got allow", c.ID, c.Argv)
+				}
+			}
+			if n == 0 {
+				t.Fatalf("no %s rows belong to a registered family", corpus.name)
+			}
+			t.Logf("%s rows checked: %d", corpus.name, n)
+		})
 	}
-	t.Logf("gtfobins argv rows checked: %d", n)
 }
 
-func TestCorpusBenign(t *testing.T) {
-	n := 0
-	for _, c := range loadCorpus(t, "benign.jsonl") {
-		if _, handled := verdict(c.Argv); !handled {
-			continue
-		}
-		n++
-		c.Expect = "allow" // every benign row must be accepted
-		checkCase(t, c)
-	}
-	t.Logf("benign rows checked: %d", n)
-}
-
-func TestCorpusBugreports(t *testing.T) {
-	n := 0
-	for _, c := range loadCorpus(t, "bugreports.jsonl") {
-		if c.Expect != "reject" {
-			continue
-		}
-		if _, handled := verdict(c.Argv); !handled {
-			continue
-		}
-		n++
-		checkCase(t, c)
-	}
-	t.Logf("bugreport rows checked: %d", n)
-}
-
-func checkCase(t *testing.T, c corpusCase) {
-	t.Helper()
-	rej, _ := verdict(c.Argv)
-	switch c.Expect {
-	case "allow":
-		if rej != nil {
-			t.Errorf("%s: %q: want allow, got %s (%s)", c.ID, c.Argv, rej.Rule, rej.Message)
-		}
-	case "reject":
-		if rej == nil {
-			t.Errorf("%s: %q: want reject, got allow", c.ID, c.Argv)
-		}
-	}
-}
+func expected(c corpusCase) string { return c.Expect }

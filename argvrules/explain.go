@@ -45,10 +45,16 @@ func optionRejection(ev *Event, policy, program string) *Rejection {
 		describeEvent(ev), ev.Opt.Risk, grammarNote(program))
 }
 
-// parseErrorRejection refuses an argv the grammar does not accept. An
+// grammarRejection refuses an argv the grammar does not accept. An
 // ambiguous prefix whose candidates include a risky option says which
-// readings are risky.
-func parseErrorRejection(family, dangerPolicy, grammarPolicy string, e *ParseError) *Rejection {
+// readings are risky. exact programs (no abbreviations: clap, curl) see
+// every non-exact long name as unknown.
+func grammarRejection(family, dangerPolicy, grammarPolicy string, e *ParseError, exact bool) *Rejection {
+	if e.Kind == ErrAmbiguous && exact {
+		return Reject(family+".unknown-option", grammarPolicy, e.Index, e.Word,
+			"argument %d %q is not an exact option name, and %s accepts no abbreviations (only known options are allowed)",
+			e.Index, e.Word, e.Program)
+	}
 	policy := grammarPolicy
 	if e.Kind == ErrAmbiguous {
 		names := make([]string, len(e.Candidates))

@@ -43,6 +43,9 @@ type Context struct {
 	// probed through it. Nil when no call is in view (fuzzing, `check`
 	// without a directory): output paths then get the lexical rules only.
 	Dir *workdir.Dir
+	// GitSubcommands are the extra git subcommands the operator admits
+	// (MCP_SHELL_GIT_ALLOW_SUBCOMMANDS); see package git.
+	GitSubcommands []string
 }
 
 // DirPath is Dir's absolute path, or "" when Dir is nil.

@@ -79,7 +79,7 @@ func Sort(argv []string, ctx Context) *Rejection {
 		}
 	}
 	if p.Err != nil {
-		return parseErrorRejection("sort", sortPolicy, sortGrammarPolicy, p.Err)
+		return grammarRejection("sort", sortPolicy, sortGrammarPolicy, p.Err, false)
 	}
 	return nil
 }

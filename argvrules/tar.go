@@ -330,18 +330,18 @@ func Tar(argv []string, ctx Context) *Rejection {
 	}
 	if gnu.Err != nil && bsd.Err != nil {
 		if gnu.Err.Kind == ErrAmbiguous {
-			return parseErrorRejection("tar", tarPolicy, tarGrammarPolicy, gnu.Err)
+			return grammarRejection("tar", tarPolicy, tarGrammarPolicy, gnu.Err, false)
 		}
 		if bsd.Err.Kind == ErrAmbiguous {
-			return parseErrorRejection("tar", tarPolicy, tarGrammarPolicy, bsd.Err)
+			return grammarRejection("tar", tarPolicy, tarGrammarPolicy, bsd.Err, false)
 		}
-		return parseErrorRejection("tar", tarPolicy, tarGrammarPolicy, gnu.Err)
+		return grammarRejection("tar", tarPolicy, tarGrammarPolicy, gnu.Err, false)
 	}
 	// An ambiguous prefix that could reach a helper is refused even when
 	// the other dialect accepts the word.
 	for _, e := range []*ParseError{gnu.Err, bsd.Err} {
 		if e != nil && e.Kind == ErrAmbiguous && anyRisky(e.Candidates) {
-			return parseErrorRejection("tar", tarPolicy, tarGrammarPolicy, e)
+			return grammarRejection("tar", tarPolicy, tarGrammarPolicy, e, false)
 		}
 	}
 	return nil

@@ -1,14 +1,10 @@
 package policy
 
 import (
-	"maps"
 	"path"
 	"regexp"
-	"strings"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
-	"github.com/seed-b63acb1b/mcp-shell-server/argvrules/git"
-	"github.com/seed-b63acb1b/mcp-shell-server/argvrules/programs"
 )
 
 // Settings are what the operator configures of the policy.
@@ -24,47 +20,35 @@ type Settings struct {
 }
 
 // FromSettings builds the policy the server runs with: the operator's
-// allowlist and patterns, and every program family's recognizer (argvrules
-// for find, awk, sort and tar; argvrules/git for git, admitting
-// GitSubcommands as extra subcommands; argvrules/programs for rg, split,
-// sdiff, diff3, wget, curl, make, go, npm, npx, pnpm, yarn, pip, cargo,
-// zip, docker, podman, kubectl and file).
+// allowlist and patterns, and the argv recognizer of every family in the
+// argvrules registry.
 func FromSettings(s Settings) *Policy {
-	recs := argvrules.Families()
-	maps.Copy(recs, programs.Families())
-	recs["git"] = git.New(git.Options{AllowSubcommands: s.GitSubcommands})
 	return New(Config{
 		Commands:       s.Commands,
 		Patterns:       s.Patterns,
 		PatternSources: s.PatternSources,
-		Recognizers:    recs,
-		Family:         family,
+		GitSubcommands: s.GitSubcommands,
+		Recognize:      argvrules.Check,
 	})
 }
 
-// family maps an argv[0] basename to its recognizer family. git's
-// "git-NAME" programs (git-upload-pack, ...) go to the git recognizer,
-// which knows that form.
-func family(base string) string {
-	if isGit(base) {
-		return "git"
-	}
-	if f := argvrules.FamilyOf(base); f != "" {
-		return f
-	}
-	return programs.FamilyOf(base)
-}
-
-func isGit(base string) bool { return base == "git" || strings.HasPrefix(base, "git-") }
-
 // ExtraEnv returns the environment entries a call's children need beyond
-// the minimal child environment: git's hardening configuration when any
-// stage runs git. stages are Plan.Stages.
+// the minimal child environment: each stage's family's Env (git's
+// hardening configuration when any stage runs git). stages are
+// Plan.Stages.
 func ExtraEnv(stages [][]string) []string {
+	var out []string
+	seen := map[*argvrules.Family]bool{}
 	for _, st := range stages {
-		if len(st) > 0 && isGit(path.Base(st[0])) {
-			return git.ChildConfig()
+		if len(st) == 0 {
+			continue
 		}
+		f := argvrules.FamilyOf(path.Base(st[0]))
+		if f == nil || f.Env == nil || seen[f] {
+			continue
+		}
+		seen[f] = true
+		out = append(out, f.Env()...)
 	}
-	return nil
+	return out
 }

@@ -20,10 +20,11 @@ type Config struct {
 	Patterns []*regexp.Regexp
 	// PatternSources are the operator's pattern texts, for rule names.
 	PatternSources []string
-	// Recognizers maps a program family to its argv recognizer; Family
-	// maps an argv[0] basename to its family ("" for none).
-	Recognizers map[string]argvrules.Recognizer
-	Family      func(base string) string
+	// GitSubcommands are extra git subcommands the operator admits.
+	GitSubcommands []string
+	// Recognize judges one stage's argv (argvrules.Check: the recognizer
+	// of argv[0]'s family); nil judges nothing beyond the allowlist.
+	Recognize argvrules.Recognizer
 }
 
 // Policy decides requests. It is immutable and safe for concurrent use.
@@ -37,9 +38,6 @@ func New(cfg Config) *Policy {
 	p := &Policy{cfg: cfg, commands: make(map[string]bool, len(cfg.Commands))}
 	for _, c := range cfg.Commands {
 		p.commands[c] = true
-	}
-	if p.cfg.Family == nil {
-		p.cfg.Family = func(string) string { return "" }
 	}
 	return p
 }
@@ -189,12 +187,10 @@ func (p *Policy) allowed(name string, index int) (string, error) {
 }
 
 func (p *Policy) recognize(argv []string, offsets []int, dir *workdir.Dir) error {
-	family := p.cfg.Family(path.Base(argv[0]))
-	rec := p.cfg.Recognizers[family]
-	if rec == nil {
+	if p.cfg.Recognize == nil {
 		return nil
 	}
-	r := rec(argv, argvrules.Context{Dir: dir})
+	r := p.cfg.Recognize(argv, argvrules.Context{Dir: dir, GitSubcommands: p.cfg.GitSubcommands})
 	if r == nil {
 		return nil
 	}

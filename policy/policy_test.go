@@ -16,19 +16,16 @@ func testPolicy(commands ...string) *Policy {
 	return New(Config{
 		Commands: commands,
 		Patterns: []*regexp.Regexp{regexp.MustCompile(`^(?:/usr/bin/.*)$`)}, PatternSources: []string{"/usr/bin/.*"},
-		Recognizers: map[string]argvrules.Recognizer{"fake": func(argv []string, _ argvrules.Context) *argvrules.Rejection {
+		Recognize: func(argv []string, _ argvrules.Context) *argvrules.Rejection {
+			if argv[0] != "fake" {
+				return nil
+			}
 			for i, a := range argv {
 				if a == "--evil" {
 					return argvrules.Reject("fake.evil", "fake evil", i, a, "argument %d %q is evil", i, a)
 				}
 			}
 			return nil
-		}},
-		Family: func(base string) string {
-			if base == "fake" {
-				return "fake"
-			}
-			return ""
 		},
 	})
 }

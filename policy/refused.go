@@ -76,7 +76,7 @@ var refused = map[string]string{
 	// this server: its hidden launcher mode starts any program
 	"mcp-shell-server": "this server's own binary",
 	// container runtimes without a read-only recognizer (docker, podman and
-	// kubectl have one in argvrules/programs)
+	// kubectl have a read-only recognizer in argvrules)
 	"nerdctl": "container runtime", "ctr": "container runtime",
 }
 

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/testcases"
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 )
 
 // corpusCase is a shared/cases row.
@@ -34,10 +34,10 @@ func isGitName(s string) bool {
 }
 
 // corpusVerdict runs every git stage and returns the first rejection.
-func corpusVerdict(argv []string) (stages int, rej *argvrules.Rejection) {
+func corpusVerdict(argv []string) (stages int, rej *refusal.Rejection) {
 	for _, st := range gitStages(argv) {
 		stages++
-		if r := Check(st, testCtx); r != nil && rej == nil {
+		if r := Check(st, testDir, nil); r != nil && rej == nil {
 			rej = r
 		}
 	}
@@ -132,7 +132,7 @@ func BenchmarkCheckBenign(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if Check(rows[i%len(rows)], testCtx) != nil {
+		if Check(rows[i%len(rows)], testDir, nil) != nil {
 			b.Fatal("benign row refused")
 		}
 	}

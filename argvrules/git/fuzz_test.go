@@ -24,12 +24,12 @@ func FuzzCheck(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		argv := strings.Split(s, "\x1e")
-		a := Check(argv, testCtx)
-		b := Check(argv, testCtx)
+		a := Check(argv, testDir, nil)
+		b := Check(argv, testDir, nil)
 		if !reflect.DeepEqual(a, b) {
 			t.Fatalf("nondeterministic verdict for %q: %+v vs %+v", argv, a, b)
 		}
-		if a != nil && (a.Rule == "" || a.Message == "" || a.Index >= len(argv)) {
+		if a != nil && (a.Code == "" || a.Message == "" || a.Index >= len(argv)) {
 			t.Fatalf("malformed rejection for %q: %+v", argv, a)
 		}
 	})

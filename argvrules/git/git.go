@@ -5,44 +5,22 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
+	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
-// policyName is the reference server's catalogue text for git rejections;
-// Rejection.Message starts "Command rejected by default security policy:
-// git ...".
-const policyName = "git"
-
-// Options configures New.
-type Options struct {
-	// AllowSubcommands lists subcommand names (for example aliases defined
-	// in repository configuration, or subcommands this package does not
-	// model) that are accepted although unknown. Accepted names still get
-	// the rules every subcommand gets (remote-helper URLs, --exec prefixes,
-	// the man-page --help form). Names refused categorically (filter-branch,
-	// daemon, ...) cannot be allowlisted. The lead wires this from
-	// MCP_SHELL_GIT_ALLOW_SUBCOMMANDS (comma list).
-	AllowSubcommands []string
-}
-
-// New returns a Recognizer configured by opts.
-func New(opts Options) argvrules.Recognizer {
-	allow := make(map[string]bool, len(opts.AllowSubcommands))
-	for _, s := range opts.AllowSubcommands {
-		if s = strings.TrimSpace(s); s != "" {
-			allow[s] = true
-		}
-	}
-	return func(argv []string, ctx argvrules.Context) *argvrules.Rejection {
-		return check(argv, ctx, allow)
-	}
-}
-
-// Check is New(Options{}): no subcommand beyond the known set is allowed.
-// argv[0] is "git" or a path to it; a basename "git-NAME" is the dashed form
-// of subcommand NAME (git.c cmd_main), which takes no global options.
-func Check(argv []string, ctx argvrules.Context) *argvrules.Rejection {
-	return check(argv, ctx, nil)
+// Check judges one git stage. argv[0] is "git" or a path to it; a
+// basename "git-NAME" is the dashed form of subcommand NAME (git.c
+// cmd_main), which takes no global options. Output paths are probed under
+// dir (nil: lexical rules only). allow lists subcommand names (aliases
+// defined in repository configuration, or subcommands this package does
+// not model) that are accepted although unknown; they still get the rules
+// every subcommand gets (remote-helper URLs, --exec prefixes, the man-page
+// --help form), and names refused categorically (filter-branch, daemon,
+// ...) cannot be admitted. The server wires allow from
+// MCP_SHELL_GIT_ALLOW_SUBCOMMANDS.
+func Check(argv []string, dir *workdir.Dir, allow []string) *refusal.Rejection {
+	return check(argv, globals{dir: dir}, allow)
 }
 
 // globals is what the global options said that subcommand rules need.
@@ -50,34 +28,36 @@ type globals struct {
 	// chdir holds the values of -C, --git-dir and --work-tree: an output
 	// path is relative to them, so they must be confined too.
 	chdir []string
-	any   bool // at least one global option preceded the subcommand
+	any   bool         // at least one global option preceded the subcommand
+	dir   *workdir.Dir // the call's working directory (nil: unknown)
 }
 
-func check(argv []string, ctx argvrules.Context, allow map[string]bool) *argvrules.Rejection {
+func check(argv []string, g0 globals, allow []string) *refusal.Rejection {
 	if len(argv) == 0 {
 		return nil
 	}
 	for i, a := range argv {
 		if strings.IndexByte(a, 0) >= 0 || !utf8.ValidString(a) {
-			return argvrules.Reject(ruleBadInput, policyName+" argument", i, a,
+			return ruleBadInput.Reject(i, a,
 				"argument %d contains a NUL byte or invalid UTF-8", i)
 		}
 	}
 	for i := 1; i < len(argv); i++ {
 		if isRemoteHelperURL(argv[i]) {
-			return argvrules.Reject(ruleRemoteHelper, policyName+" external program", i, argv[i],
+			return ruleRemoteHelper.Reject(i, argv[i],
 				"%q names the ext:: or fd:: remote helper, which runs a program", argv[i])
 		}
 	}
 	base := filepath.Base(strings.ReplaceAll(argv[0], `\`, "/"))
 	base = strings.TrimSuffix(strings.ToLower(base), ".exe")
 	if sub, ok := strings.CutPrefix(base, "git-"); ok && sub != "" {
-		return checkSubcommand(sub, argv, 0, ctx, globals{}, allow)
+		return checkSubcommand(sub, argv, 0, g0, allow)
 	}
 	g, i, rej := parseGlobals(argv)
 	if rej != nil || i < 0 {
 		return rej
 	}
+	g.dir = g0.dir
 	if i >= len(argv) {
 		return nil // bare "git" prints usage
 	}
@@ -88,13 +68,13 @@ func check(argv []string, ctx argvrules.Context, allow map[string]bool) *argvrul
 	case "--help", "-h":
 		sub = "help"
 	}
-	return checkSubcommand(sub, argv, i, ctx, g, allow)
+	return checkSubcommand(sub, argv, i, g, allow)
 }
 
 // parseGlobals walks git.c handle_options (git 2.53 ∪ 2.39). It returns the
 // index of the subcommand, or -1 when a global option makes git print
 // something and exit before any subcommand runs.
-func parseGlobals(argv []string) (globals, int, *argvrules.Rejection) {
+func parseGlobals(argv []string) (globals, int, *refusal.Rejection) {
 	var g globals
 	i := 1
 	for ; i < len(argv); i++ {
@@ -108,7 +88,7 @@ func parseGlobals(argv []string) (globals, int, *argvrules.Rejection) {
 		case "--exec-path", "--html-path", "--man-path", "--info-path":
 			return g, -1, nil // prints a path and exits
 		case "-p", "--paginate":
-			return g, i, argvrules.Reject(rulePager, policyName+" pager", i, a,
+			return g, i, rulePager.Reject(i, a,
 				"%s starts a pager, a program chosen by configuration and environment", a)
 		case "-P", "--no-pager", "--no-lazy-fetch", "--no-replace-objects", "--bare",
 			"--literal-pathspecs", "--no-literal-pathspecs", "--glob-pathspecs",
@@ -116,7 +96,7 @@ func parseGlobals(argv []string) (globals, int, *argvrules.Rejection) {
 			g.any = true
 			continue
 		case "-c", "--config-env":
-			return g, i, argvrules.Reject(ruleConfigOverride, policyName+" command-scoped config", i, a,
+			return g, i, ruleConfigOverride.Reject(i, a,
 				"%s overrides configuration for this command; every override is refused", a)
 		case "-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix",
 			"--attr-source", "--shallow-file":
@@ -131,11 +111,11 @@ func parseGlobals(argv []string) (globals, int, *argvrules.Rejection) {
 			continue
 		}
 		if strings.HasPrefix(a, "-c") || strings.HasPrefix(a, "--config-env=") {
-			return g, i, argvrules.Reject(ruleConfigOverride, policyName+" command-scoped config", i, a,
+			return g, i, ruleConfigOverride.Reject(i, a,
 				"%q overrides configuration for this command; every override is refused", a)
 		}
 		if strings.HasPrefix(a, "--exec-path") {
-			return g, i, argvrules.Reject(ruleExecPath, policyName+" external program", i, a,
+			return g, i, ruleExecPath.Reject(i, a,
 				"%q makes git run subcommands from another directory", a)
 		}
 		if strings.HasPrefix(a, "--list-cmds=") {
@@ -152,7 +132,7 @@ func parseGlobals(argv []string) (globals, int, *argvrules.Rejection) {
 				continue
 			}
 		}
-		return g, i, argvrules.Reject(ruleGlobalOption, policyName+" global option", i, a,
+		return g, i, ruleGlobalOption.Reject(i, a,
 			"%q is not a git 2.53 global option this policy knows", a)
 	}
 	return g, i, nil
@@ -167,9 +147,4 @@ func isRemoteHelperURL(s string) bool {
 		return true
 	}
 	return strings.Contains(l, "=ext::") || strings.Contains(l, "=fd::")
-}
-
-// reject is argvrules.Reject with this package's policy wording.
-func reject(rule, what string, index int, arg, format string, args ...any) *argvrules.Rejection {
-	return argvrules.Reject(rule, policyName+" "+what, index, arg, format, args...)
 }

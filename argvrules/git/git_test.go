@@ -5,13 +5,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
-// testCtx is a Context on an empty directory shared by the package's
+// testDir is a working directory, empty, shared by the package's
 // tests (made and removed by TestMain).
-var testCtx argvrules.Context
+var testDir *workdir.Dir
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "git-test-")
@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
-	testCtx = argvrules.Context{Dir: d}
+	testDir = d
 	code := m.Run()
 	d.Close()
 	os.RemoveAll(dir)
@@ -99,8 +99,8 @@ func TestCheckTable(t *testing.T) {
 		"git apply --build-fake-ancestor=tmp.idx p.diff", "git init-db",
 	}
 	for _, s := range allow {
-		if rej := Check(split(s), testCtx); rej != nil {
-			t.Errorf("%q: want allow, got %s: %s", s, rej.Rule, rej.Message)
+		if rej := Check(split(s), testDir, nil); rej != nil {
+			t.Errorf("%q: want allow, got %s: %s", s, rej.Code, rej.Message)
 		}
 	}
 	reject := []string{
@@ -191,48 +191,50 @@ func TestCheckTable(t *testing.T) {
 		"git send-email --he=x a", "git send-email --batch-size --sendmail-cmd=x a",
 	}
 	for _, s := range reject {
-		if rej := Check(split(s), testCtx); rej == nil {
+		if rej := Check(split(s), testDir, nil); rej == nil {
 			t.Errorf("%q: want reject, got allow", s)
-		} else if rej.Message == "" || rej.Rule == "" || !strings.HasPrefix(rej.Message, "Command rejected by default security policy: git") {
+		} else if rej.Message == "" || rej.Code == "" || !strings.HasPrefix(rej.Message, "Command rejected by default security policy: git") {
 			t.Errorf("%q: malformed rejection %+v", s, rej)
 		}
 	}
 }
 
 func TestAllowSubcommands(t *testing.T) {
-	rec := New(Options{AllowSubcommands: []string{" st ", "filter-branch"}})
-	if rej := rec(split("git st"), testCtx); rej != nil {
+	rec := func(argv []string, dir *workdir.Dir) *refusal.Rejection {
+		return Check(argv, dir, []string{"st", "filter-branch"})
+	}
+	if rej := rec(split("git st"), testDir); rej != nil {
 		t.Errorf("allowlisted alias refused: %s", rej.Message)
 	}
-	if rej := rec(split("git st --exec=x"), testCtx); rej == nil {
+	if rej := rec(split("git st --exec=x"), testDir); rej == nil {
 		t.Errorf("allowlisted alias must still refuse --exec")
 	}
-	if rej := rec(split("git st ext::sh"), testCtx); rej == nil {
+	if rej := rec(split("git st ext::sh"), testDir); rej == nil {
 		t.Errorf("allowlisted alias must still refuse ext::")
 	}
-	if rej := rec(split("git filter-branch"), testCtx); rej == nil {
+	if rej := rec(split("git filter-branch"), testDir); rej == nil {
 		t.Errorf("categorical refusal must not be allowlistable")
 	}
-	if rej := Check(split("git st"), testCtx); rej == nil || rej.Rule != ruleUnknownSub {
+	if rej := Check(split("git st"), testDir, nil); rej == nil || rej.Code != ruleUnknownSub.Code {
 		t.Errorf("Check must refuse unknown subcommands, got %+v", rej)
 	}
 }
 
 func TestRejectionFields(t *testing.T) {
-	rej := Check([]string{"git", "log", "--oneline", "--output=/tmp/x"}, testCtx)
-	if rej == nil || rej.Rule != ruleOutput || rej.Index != 3 || rej.Arg != "--output=/tmp/x" {
+	rej := Check([]string{"git", "log", "--oneline", "--output=/tmp/x"}, testDir, nil)
+	if rej == nil || rej.Code != ruleOutput.Code || rej.Index != 3 || rej.Arg != "--output=/tmp/x" {
 		t.Fatalf("got %+v", rej)
 	}
-	rej = Check([]string{"git", "grep", "-nOP", "x"}, testCtx)
+	rej = Check([]string{"git", "grep", "-nOP", "x"}, testDir, nil)
 	if rej == nil || rej.Index != 2 || !strings.Contains(rej.Message, "-nOP") {
 		t.Fatalf("got %+v", rej)
 	}
-	rej = Check([]string{"git", "status", "a\x00b"}, testCtx)
-	if rej == nil || rej.Rule != ruleBadInput {
+	rej = Check([]string{"git", "status", "a\x00b"}, testDir, nil)
+	if rej == nil || rej.Code != ruleBadInput.Code {
 		t.Fatalf("NUL byte: got %+v", rej)
 	}
-	rej = Check([]string{"git", "status", "\xff"}, testCtx)
-	if rej == nil || rej.Rule != ruleBadInput {
+	rej = Check([]string{"git", "status", "\xff"}, testDir, nil)
+	if rej == nil || rej.Code != ruleBadInput.Code {
 		t.Fatalf("invalid UTF-8: got %+v", rej)
 	}
 }

@@ -325,7 +325,7 @@ func TestOracleDifferential(t *testing.T) {
 	var dangerous, refused, escapes int
 	for _, r := range results {
 		argv := append([]string{"git"}, r.args...)
-		rej := Check(argv, testCtx)
+		rej := Check(argv, testDir, nil)
 		if rej != nil {
 			refused++
 		}

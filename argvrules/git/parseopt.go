@@ -1,6 +1,10 @@
 package git
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
+)
 
 // argKind says whether an option takes a value, following the git 2.53
 // parse-options flags: a required value (PARSE_OPT_NONE with an argh) may be
@@ -23,11 +27,11 @@ const (
 // table is treated as a value-less flag, which can only make the recognizer
 // scan more arguments than git does (stricter), never fewer.
 type optSpec struct {
-	long  string  // long name without "--"; may itself begin with "no-"
-	short byte    // short letter, 0 if none
-	arg   argKind // value kind
-	noNeg bool    // PARSE_OPT_NONEG: no --no-<long> form
-	rule  string  // non-empty: selecting this option is refused with this rule
+	long  string       // long name without "--"; may itself begin with "no-"
+	short byte         // short letter, 0 if none
+	arg   argKind      // value kind
+	noNeg bool         // PARSE_OPT_NONEG: no --no-<long> form
+	rule  refusal.Rule // non-zero: selecting this option is refused with this rule
 }
 
 // optTable is a subcommand's parse-options configuration.
@@ -206,7 +210,7 @@ func resolveLong(name string, t *optTable) (spec *optSpec, unset bool, ambiguous
 	}
 	if t.noAbbrev {
 		for _, c := range cands {
-			if c.rule != "" {
+			if c.rule.Code != "" {
 				return nil, false, cands
 			}
 		}

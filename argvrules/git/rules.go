@@ -1,48 +1,39 @@
 package git
 
 import (
+	"slices"
 	"strings"
 
-	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 )
 
-// confinedPath reports whether p is a relative path with no ".." element,
-// so that it names something inside the working directory (lexically; a
-// symlink inside the working directory is not followed here).
-func confinedPath(p string) bool {
-	if p == "" || strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) {
-		return false
-	}
-	if len(p) >= 2 && p[1] == ':' && isASCIILetter(p[0]) {
-		return false
-	}
-	for _, part := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
-		if part == ".." {
-			return false
-		}
-	}
-	return true
-}
-
-func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
-
-// checkOutputPath refuses an output file or directory outside the working
-// directory: p must be confined, and so must every -C/--git-dir/--work-tree
-// value, since git resolves p relative to them.
-func checkOutputPath(ev optEvent, g globals) *argvrules.Rejection {
+// checkOutputPath refuses an output file or directory that leaves the
+// working directory, with the one containment check every family uses
+// (redirect.ProbeWrite: lexical rules, then symlinks resolved under the
+// call's directory). git resolves the path after the global -C values, so
+// it is judged both as given and joined to them; every -C, --git-dir and
+// --work-tree value must itself pass the lexical rules.
+func checkOutputPath(ev optEvent, g globals, kind redirect.Kind) *refusal.Rejection {
 	idx, arg := ev.index, ev.arg
 	if ev.vindex >= 0 {
 		idx, arg = ev.vindex, ev.value
 	}
-	if !ev.hasValue || !confinedPath(ev.value) {
-		return reject(ruleOutput, "output file", idx, arg,
-			"%q writes to %q, which is not a relative path inside the working directory", ev.arg, ev.value)
-	}
 	for _, d := range g.chdir {
-		if !confinedPath(d) {
-			return reject(ruleOutput, "output file", idx, arg,
-				"%q is resolved against the global directory option value %q, which leaves the working directory",
-				ev.arg, d)
+		if err := redirect.Check(d); err != nil {
+			return ruleOutput.Reject(idx, arg,
+				"%q is resolved against the global directory option value %q, which leaves the working directory (%s)",
+				ev.arg, d, err)
+		}
+	}
+	candidates := []string{ev.value}
+	if len(g.chdir) > 0 {
+		candidates = append(candidates, strings.Join(append(slices.Clone(g.chdir), ev.value), "/"))
+	}
+	for _, p := range candidates {
+		if err := redirect.ProbeWrite(g.dir, p, kind); err != nil || !ev.hasValue {
+			return ruleOutput.Reject(idx, arg,
+				"%q writes to %q, which must stay inside the working directory (%v)", ev.arg, ev.value, err)
 		}
 	}
 	return nil
@@ -61,14 +52,14 @@ func isOutputOption(ev optEvent) bool {
 
 // checkLogFamily covers log, show, diff and the other revision/diff
 // walkers: --output=FILE must stay inside the working directory.
-func checkLogFamily(args []string, base int, ctx argvrules.Context, g globals) *argvrules.Rejection {
+func checkLogFamily(args []string, base int, g globals) *refusal.Rejection {
 	res, rej := parseAndCheck(args, base, &logTable)
 	if rej != nil {
 		return rej
 	}
 	for _, ev := range res.events {
 		if isOutputOption(ev) {
-			if rej := checkOutputPath(ev, g); rej != nil {
+			if rej := checkOutputPath(ev, g, redirect.File); rej != nil {
 				return rej
 			}
 		}
@@ -85,7 +76,7 @@ var formatPatchTable = func() optTable {
 
 // checkFormatPatch adds -o/--output-directory DIR (which must stay inside
 // the working directory) to the log-family rules.
-func checkFormatPatch(args []string, base int, ctx argvrules.Context, g globals) *argvrules.Rejection {
+func checkFormatPatch(args []string, base int, g globals) *refusal.Rejection {
 	res, rej := parseAndCheck(args, base, &formatPatchTable)
 	if rej != nil {
 		return rej
@@ -97,7 +88,11 @@ func checkFormatPatch(args []string, base int, ctx argvrules.Context, g globals)
 			isDir = true
 		}
 		if isDir || isOutputOption(ev) {
-			if rej := checkOutputPath(ev, g); rej != nil {
+			kind := redirect.File
+			if isDir {
+				kind = redirect.Dir
+			}
+			if rej := checkOutputPath(ev, g, kind); rej != nil {
 				return rej
 			}
 		}
@@ -107,14 +102,14 @@ func checkFormatPatch(args []string, base int, ctx argvrules.Context, g globals)
 
 // checkArchive confines -o/--output and refuses --exec (with --remote it
 // names the remote upload-archive program).
-func checkArchive(args []string, base int, ctx argvrules.Context, g globals) *argvrules.Rejection {
+func checkArchive(args []string, base int, g globals) *refusal.Rejection {
 	res, rej := parseAndCheck(args, base, &archiveTable)
 	if rej != nil {
 		return rej
 	}
 	for _, ev := range res.events {
 		if ev.spec != nil && ev.spec.long == "output" && !ev.unset {
-			if rej := checkOutputPath(ev, g); rej != nil {
+			if rej := checkOutputPath(ev, g, redirect.File); rej != nil {
 				return rej
 			}
 		}
@@ -123,14 +118,14 @@ func checkArchive(args []string, base int, ctx argvrules.Context, g globals) *ar
 }
 
 // checkApply refuses --unsafe-paths and confines --build-fake-ancestor.
-func checkApply(args []string, base int, ctx argvrules.Context, g globals) *argvrules.Rejection {
+func checkApply(args []string, base int, g globals) *refusal.Rejection {
 	res, rej := parseAndCheck(args, base, &applyTable)
 	if rej != nil {
 		return rej
 	}
 	for _, ev := range res.events {
 		if ev.spec != nil && ev.spec.long == "build-fake-ancestor" && !ev.unset {
-			if rej := checkOutputPath(ev, g); rej != nil {
+			if rej := checkOutputPath(ev, g, redirect.File); rej != nil {
 				return rej
 			}
 		}
@@ -150,9 +145,9 @@ var configReadActions = map[string]bool{
 // abbreviations that could mean one), -e/--edit, and the implicit set of
 // "git config NAME VALUE". A global option before config is refused too,
 // conservatively, so that reads are accepted only in their plain form.
-func checkConfig(args []string, base int, ctx argvrules.Context, g globals) *argvrules.Rejection {
+func checkConfig(args []string, base int, g globals) *refusal.Rejection {
 	if g.any {
-		return reject(ruleConfigWrite, "config", base-1, "config",
+		return ruleConfigWrite.Reject(base-1, "config",
 			"git config is accepted only without global options before it (read-only forms such as \"git config --get NAME\")")
 	}
 	if len(args) > 0 {
@@ -161,7 +156,7 @@ func checkConfig(args []string, base int, ctx argvrules.Context, g globals) *arg
 			_, rej := parseAndCheck(args[1:], base+1, &configTable)
 			return rej
 		case "set", "unset", "rename-section", "remove-section", "edit":
-			return reject(ruleConfigWrite, "config", base, args[0],
+			return ruleConfigWrite.Reject(base, args[0],
 				"git config %s changes configuration", args[0])
 		}
 	}
@@ -177,7 +172,7 @@ func checkConfig(args []string, base int, ctx argvrules.Context, g globals) *arg
 	}
 	if action == "" && len(res.operands) >= 2 {
 		i := res.operands[0]
-		return reject(ruleConfigWrite, "config", i, args[i-base],
+		return ruleConfigWrite.Reject(i, args[i-base],
 			"git config NAME VALUE sets %q", args[i-base])
 	}
 	return nil
@@ -185,14 +180,14 @@ func checkConfig(args []string, base int, ctx argvrules.Context, g globals) *arg
 
 // checkHelp allows the listing forms of git help and refuses those that
 // open a manual page (any operand, -m/-w/-i).
-func checkHelp(args []string, base int, ctx argvrules.Context, g globals) *argvrules.Rejection {
+func checkHelp(args []string, base int, g globals) *refusal.Rejection {
 	res, rej := parseAndCheck(args, base, &helpTable)
 	if rej != nil {
 		return rej
 	}
 	if len(res.operands) > 0 {
 		i := res.operands[0]
-		return reject(ruleHelp, "help viewer", i, args[i-base],
+		return ruleHelp.Reject(i, args[i-base],
 			"git help %s opens a manual page with man, info or a browser", args[i-base])
 	}
 	return nil
@@ -201,50 +196,50 @@ func checkHelp(args []string, base int, ctx argvrules.Context, g globals) *argvr
 // checkBisect refuses "git bisect run" (it runs a command per step) and
 // "git bisect visualize/view" with arguments (they run gitk, tig, any
 // git* program or a git subcommand named by the first argument).
-func checkBisect(args []string, base int, ctx argvrules.Context, g globals) *argvrules.Rejection {
+func checkBisect(args []string, base int, g globals) *refusal.Rejection {
 	if len(args) == 0 {
 		return nil
 	}
 	switch args[0] {
 	case "run":
-		return reject(ruleExternal, "external program", base, args[0],
+		return ruleExternal.Reject(base, args[0],
 			"git bisect run runs the given command at every step")
 	case "visualize", "view":
 		if len(args) > 1 {
-			return reject(ruleExternal, "external program", base+1, args[1],
+			return ruleExternal.Reject(base+1, args[1],
 				"git bisect %s with arguments runs the program or subcommand they name", args[0])
 		}
 	}
-	return tableCheck(&optTable{})(args, base, ctx, g)
+	return tableCheck(&optTable{})(args, base, g)
 }
 
 // checkSubmodule refuses "git submodule foreach", following
 // git-submodule.sh's loop: -q/--quiet and --cached may precede the
 // subcommand, which is the first other argument.
-func checkSubmodule(args []string, base int, ctx argvrules.Context, g globals) *argvrules.Rejection {
+func checkSubmodule(args []string, base int, g globals) *refusal.Rejection {
 	for k, a := range args {
 		switch a {
 		case "-q", "--quiet", "--cached":
 			continue
 		case "foreach":
-			return reject(ruleExternal, "external program", base+k, a,
+			return ruleExternal.Reject(base+k, a,
 				"git submodule foreach runs a shell command in every submodule")
 		}
 		break
 	}
-	return tableCheck(&optTable{})(args, base, ctx, g)
+	return tableCheck(&optTable{})(args, base, g)
 }
 
 // checkMaintenance allows "git maintenance run" (and its listing forms) and
 // refuses the subcommands that install scheduled jobs or edit global
 // configuration (start, stop, register, unregister).
-func checkMaintenance(args []string, base int, ctx argvrules.Context, g globals) *argvrules.Rejection {
+func checkMaintenance(args []string, base int, g globals) *refusal.Rejection {
 	if len(args) > 0 {
 		switch args[0] {
 		case "start", "stop", "register", "unregister":
-			return reject(ruleSubcommand, "external program", base, args[0],
+			return ruleSubcommand.Reject(base, args[0],
 				"git maintenance %s schedules jobs or edits global configuration", args[0])
 		}
 	}
-	return tableCheck(&optTable{})(args, base, ctx, g)
+	return tableCheck(&optTable{})(args, base, g)
 }

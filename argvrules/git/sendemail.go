@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 )
 
 // git-send-email.perl (git 2.53) parses its arguments with Getopt::Long in
@@ -338,7 +338,7 @@ func smtpServerIsProgram(h geoHit) bool {
 }
 
 // checkSendEmail runs the three passes in both modes.
-func checkSendEmail(args []string, base int, ctx argvrules.Context, g globals) *argvrules.Rejection {
+func checkSendEmail(args []string, base int, g globals) *refusal.Rejection {
 	toks := make([]geoTok, len(args))
 	for k, a := range args {
 		toks[k] = geoTok{s: a, idx: base + k}
@@ -356,24 +356,26 @@ func checkSendEmail(args []string, base int, ctx argvrules.Context, g globals) *
 	return nil
 }
 
-func sendEmailVerdict(h geoHit) *argvrules.Rejection {
+func sendEmailVerdict(h geoHit) *refusal.Rejection {
 	name := "--" + h.opt.names[0]
 	switch {
 	case h.amb:
-		return reject(ruleAmbiguous, "external program", h.tok.idx, h.tok.s,
+		return ruleAmbiguous.Reject(h.tok.idx, h.tok.s,
 			"%q is an ambiguous git send-email abbreviation that includes %s; refused conservatively",
 			h.tok.s, name)
 	case h.opt.selector == "cmd" && (!h.hasValue || h.value == ""):
-		return reject(ruleSendEmail, "external program", h.tok.idx, h.tok.s,
+		return ruleSendEmail.Reject(h.tok.idx, h.tok.s,
 			"%q names git send-email's program selector %s; it is refused even with an empty or missing value",
 			h.tok.s, name)
 	case h.opt.selector == "cmd":
-		return reject(ruleSendEmail, "external program", h.tok.idx, h.tok.s,
+		return ruleSendEmail.Reject(h.tok.idx, h.tok.s,
 			"%q selects git send-email's %s, which runs a program", h.tok.s, name)
 	case smtpServerIsProgram(h):
-		return reject(ruleSendEmail, "external program", h.tok.idx, h.tok.s,
+		return ruleSendEmail.Reject(h.tok.idx, h.tok.s,
 			"%q gives --smtp-server a missing, empty or path-like value (%q), which git send-email runs as a sendmail program",
 			h.tok.s, h.value)
 	}
 	return nil
 }
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

@@ -59,7 +59,7 @@ func TestOracleSendEmailGetopt(t *testing.T) {
 	var selected, refused, escapes int
 	for i, v := range variants {
 		argv := append([]string{"git", "send-email"}, v...)
-		rej := Check(argv, testCtx)
+		rej := Check(argv, testDir, nil)
 		if rej != nil {
 			refused++
 		}

@@ -1,14 +1,15 @@
 package git
 
 import (
+	"slices"
 	"strings"
 
-	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 )
 
 // subCheck decides one subcommand. args are the subcommand's arguments
 // (argv[base:]), so an argument's argv index is base plus its position.
-type subCheck func(args []string, base int, ctx argvrules.Context, g globals) *argvrules.Rejection
+type subCheck func(args []string, base int, g globals) *refusal.Rejection
 
 // refusedSubcommands are refused whatever their arguments, with the reason.
 // The names come from git 2.53 command-list.txt and git.c commands[].
@@ -111,30 +112,29 @@ func init() {
 
 // checkSubcommand applies the rules of subcommand sub, whose name is
 // argv[i] (i is 0 for the dashed git-NAME form).
-func checkSubcommand(sub string, argv []string, i int, ctx argvrules.Context, g globals,
-	allow map[string]bool) *argvrules.Rejection {
+func checkSubcommand(sub string, argv []string, i int, g globals, allow []string) *refusal.Rejection {
 	args := argv[i+1:]
 	base := i + 1
 	if why, ok := refusedSubcommands[sub]; ok {
-		return reject(ruleSubcommand, "external program", i, argv[i],
+		return ruleSubcommand.Reject(i, argv[i],
 			"git %s %s", sub, why)
 	}
 	if len(args) > 0 && args[0] == "--help" {
 		// git.c handle_builtin turns "git CMD --help" into "git help CMD",
 		// which runs man, info or a browser.
-		return reject(ruleHelp, "help viewer", base, args[0],
+		return ruleHelp.Reject(base, args[0],
 			"%q after a subcommand opens the manual page with man, info or a browser", args[0])
 	}
 	chk, known := knownSubcommands[sub]
-	if !known && !allow[sub] {
-		return reject(ruleUnknownSub, "subcommand", i, argv[i],
+	if !known && !slices.Contains(allow, sub) {
+		return ruleUnknownSub.Reject(i, argv[i],
 			"%q is not a subcommand this policy knows (it may be an alias from repository configuration); an operator can allowlist it",
 			sub)
 	}
 	if chk == nil {
-		return tableCheck(&optTable{})(args, base, ctx, g)
+		return tableCheck(&optTable{})(args, base, g)
 	}
-	return chk(args, base, ctx, g)
+	return chk(args, base, g)
 }
 
 // tableCheck returns a check that parses the arguments with table t,
@@ -142,13 +142,13 @@ func checkSubcommand(sub string, argv []string, i int, ctx argvrules.Context, g 
 // unknown short letters of strict tables, and the --exec prefixes every
 // subcommand refuses.
 func tableCheck(t *optTable) subCheck {
-	return func(args []string, base int, ctx argvrules.Context, g globals) *argvrules.Rejection {
+	return func(args []string, base int, g globals) *refusal.Rejection {
 		_, rej := parseAndCheck(args, base, t)
 		return rej
 	}
 }
 
-func parseAndCheck(args []string, base int, t *optTable) (parseResult, *argvrules.Rejection) {
+func parseAndCheck(args []string, base int, t *optTable) (parseResult, *refusal.Rejection) {
 	res := parseOptions(args, base, t)
 	for _, ev := range res.events {
 		if rej := checkEvent(ev, t); rej != nil {
@@ -159,24 +159,24 @@ func parseAndCheck(args []string, base int, t *optTable) (parseResult, *argvrule
 }
 
 // checkEvent applies the table-independent option rules to one event.
-func checkEvent(ev optEvent, t *optTable) *argvrules.Rejection {
+func checkEvent(ev optEvent, t *optTable) *refusal.Rejection {
 	if name, ok := longName(ev.arg); ok && name != "" && strings.HasPrefix("exec", name) && ev.index >= 0 {
-		return reject(ruleExternal, "external program", ev.index, ev.arg,
+		return ruleExternal.Reject(ev.index, ev.arg,
 			"%q (a prefix of --exec) selects a remote-side program", ev.arg)
 	}
-	if ev.spec != nil && ev.spec.rule != "" && !ev.unset {
-		return reject(ev.spec.rule, "external program", ev.index, ev.arg,
+	if ev.spec != nil && ev.spec.rule.Code != "" && !ev.unset {
+		return ev.spec.rule.Reject(ev.index, ev.arg,
 			"%q selects %s", ev.arg, describe(ev.spec))
 	}
 	for _, c := range ev.ambiguous {
-		if c.rule != "" {
-			return reject(ruleAmbiguous, "external program", ev.index, ev.arg,
+		if c.rule.Code != "" {
+			return ruleAmbiguous.Reject(ev.index, ev.arg,
 				"%q is an ambiguous abbreviation that includes %s; refused conservatively",
 				ev.arg, describe(c))
 		}
 	}
 	if ev.unknown && t.strictShort && !strings.HasPrefix(ev.arg, "--") {
-		return reject(ruleUnknownShort, "external program", ev.index, ev.arg,
+		return ruleUnknownShort.Reject(ev.index, ev.arg,
 			"%q contains short option -%s, which this git 2.53 option table does not know; refused conservatively",
 			ev.arg, ev.value)
 	}

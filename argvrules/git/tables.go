@@ -1,5 +1,7 @@
 package git
 
+import "github.com/seed-b63acb1b/mcp-shell-server/refusal"
+
 // Option-table builders: f is a flag, r takes a required value, o an
 // optional (attached-only) value; the *n variants are PARSE_OPT_NONEG.
 func f(long string, short byte) optSpec  { return optSpec{long: long, short: short} }
@@ -11,26 +13,7 @@ func rn(long string, short byte) optSpec {
 func o(long string, short byte) optSpec { return optSpec{long: long, short: short, arg: argOptional} }
 
 // deny marks a table row as refused when selected.
-func deny(s optSpec, rule string) optSpec { s.rule = rule; return s }
-
-// Rule codes (Rejection.Rule) used by this package.
-const (
-	ruleConfigOverride = "git.config-override"
-	ruleExecPath       = "git.exec-path"
-	rulePager          = "git.pager"
-	ruleGlobalOption   = "git.unknown-global-option"
-	ruleHelp           = "git.help-viewer"
-	ruleConfigWrite    = "git.config-write"
-	ruleExternal       = "git.external-program"
-	ruleRemoteHelper   = "git.remote-helper-url"
-	ruleOutput         = "git.output-outside"
-	ruleSubcommand     = "git.refused-subcommand"
-	ruleUnknownSub     = "git.unknown-subcommand"
-	ruleAmbiguous      = "git.ambiguous-option"
-	ruleUnknownShort   = "git.unknown-short-option"
-	ruleSendEmail      = "git.send-email-program"
-	ruleBadInput       = "git.bad-input"
-)
+func deny(s optSpec, rule refusal.Rule) optSpec { s.rule = rule; return s }
 
 // grepTable is builtin/grep.c cmd_grep's option array (git 2.53; 2.39 has
 // the same rows), parsed with PARSE_OPT_KEEP_DASHDASH |

@@ -1,4 +1,4 @@
-package programs
+package argvrules
 
 import (
 	"os"
@@ -6,9 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
-	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
 // row is one table case: argv and the expected verdict, "" for allow or
@@ -370,17 +367,16 @@ func testDir(t testing.TB) string {
 
 func TestRecognizers(t *testing.T) {
 	ctx := pinCtx(t, testDir(t))
-	fams := Families()
 	for _, r := range tableRows {
-		expectRule(t, fams, ctx, r.argv, r.rule)
+		expectRule(t, ctx, r.argv, r.rule)
 	}
 }
 
 // expectRule runs argv's recognizer and checks the verdict: allowed when
 // rule is "", otherwise refused with that rule and a well-formed Rejection.
-func expectRule(t *testing.T, fams map[string]argvrules.Recognizer, ctx argvrules.Context, argv []string, rule string) {
+func expectRule(t *testing.T, ctx Context, argv []string, rule string) {
 	t.Helper()
-	rec := fams[FamilyOf(baseName(argv))]
+	rec := recOf(famName(baseName(argv)))
 	if rec == nil {
 		t.Errorf("%q: no recognizer for %q", argv, argv[0])
 		return
@@ -400,7 +396,7 @@ func expectRule(t *testing.T, fams map[string]argvrules.Recognizer, ctx argvrule
 
 // checkRejection asserts the shared Rejection contract: Arg is argv[Index]
 // (or starts with it for "-o FILE" pairs) and Message names it.
-func checkRejection(t *testing.T, argv []string, r *argvrules.Rejection) {
+func checkRejection(t *testing.T, argv []string, r *Rejection) {
 	t.Helper()
 	if !strings.HasPrefix(r.Message, "Command rejected by default security policy: ") {
 		t.Errorf("%q: message %q lacks the policy prefix", argv, r.Message)
@@ -428,49 +424,9 @@ func TestOutputSymlinkEscape(t *testing.T) {
 		a("curl", "--output-dir", "out", "-O", "http://x/f"),
 		a("go", "build", "-o", "out/", "."),
 	} {
-		fam := FamilyOf(baseName(argv))
-		if r := Families()[fam](argv, ctx); r == nil || !strings.HasSuffix(r.Rule, ".output-path") {
+		fam := famName(baseName(argv))
+		if r := recOf(fam)(argv, ctx); r == nil || !strings.HasSuffix(r.Rule, ".output-path") {
 			t.Errorf("%q: want output-path refusal, got %v", argv, r)
 		}
 	}
-}
-
-func TestFamilyOf(t *testing.T) {
-	for base, want := range map[string]string{
-		"rg": "rg", "gmake": "make", "pip3": "pip", "pip3.12": "pip", "pip2": "pip",
-		"pipx": "", "yarnpkg": "yarn", "pnpx": "npx", "ripgrep": "", "Make": "", "grep": "",
-		"": "", "pip.": "pip", "go1.22.3": "go", "go1.23rc1": "go", "gofmt": "", "go1": "go", "goimports": "",
-	} {
-		if got := FamilyOf(base); got != want {
-			t.Errorf("FamilyOf(%q) = %q, want %q", base, got, want)
-		}
-	}
-	fams := Families()
-	for base, fam := range familyNames {
-		if fams[fam] == nil {
-			t.Errorf("family %q of %q has no recognizer", fam, base)
-		}
-	}
-}
-
-func TestEmptyArgv(t *testing.T) {
-	for name, rec := range Families() {
-		if name == "npx" {
-			continue
-		}
-		if r := rec(nil, argvrules.Context{}); r != nil {
-			t.Errorf("%s(nil) = %v", name, r)
-		}
-	}
-}
-
-// pinCtx is a Context on dir, pinned for the test's lifetime.
-func pinCtx(t testing.TB, dir string) argvrules.Context {
-	t.Helper()
-	d, err := workdir.Open(dir, []string{"/"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return argvrules.Context{Dir: d}
 }

@@ -1,9 +1,7 @@
-package programs
+package argvrules
 
 import (
 	"strings"
-
-	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 )
 
 // nodeOutputTable lists a node package manager's options whose value is
@@ -123,7 +121,7 @@ func (t *nodeOutputTable) values(argv []string, j int) []nodeOutputValue {
 
 // scan contains every output option's value to the working directory,
 // in any position before "--" (after it, words belong to a script).
-func (t *nodeOutputTable) scan(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+func (t *nodeOutputTable) scan(argv []string, ctx Context) *Rejection {
 	for j := 1; j < len(argv); j++ {
 		w := argv[j]
 		if w == "--" {

@@ -1,12 +1,10 @@
-package programs
+package argvrules
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 )
 
 const riskMakeEval = "evaluates its value as makefile text, where $(shell ...) and recipes run commands"
@@ -15,39 +13,39 @@ const riskMakeEval = "evaluates its value as makefile text, where $(shell ...) a
 // --help" of both, plus the undocumented --jobserver-auth/--jobserver-fds
 // and --sync-mutex rows make passes to sub-makes). Aliases share a Key
 // (glibc getopt_long does not call a prefix of two aliases ambiguous).
-var makeTable = argvrules.NewTable("GNU Make 4.3/4.4", false, []argvrules.Option{
+var makeTable = NewTable("GNU Make 4.3/4.4", false, []Option{
 	{Short: 'b'}, {Short: 'm'},
 	{Long: "always-make", Short: 'B'},
-	{Long: "directory", Short: 'C', Arg: argvrules.RequiredArg},
+	{Long: "directory", Short: 'C', Arg: RequiredArg},
 	{Short: 'd'},
-	{Long: "debug", Arg: argvrules.OptionalArg},
+	{Long: "debug", Arg: OptionalArg},
 	{Long: "environment-overrides", Short: 'e'},
-	{Long: "eval", Short: 'E', Arg: argvrules.RequiredArg, Risk: riskMakeEval, Rule: "make.eval"},
-	{Long: "file", Short: 'f', Arg: argvrules.RequiredArg},
-	{Long: "makefile", Key: "f", Arg: argvrules.RequiredArg},
+	{Long: "eval", Short: 'E', Arg: RequiredArg, Risk: riskMakeEval, Rule: "make.eval"},
+	{Long: "file", Short: 'f', Arg: RequiredArg},
+	{Long: "makefile", Key: "f", Arg: RequiredArg},
 	{Long: "help", Short: 'h'},
 	{Long: "ignore-errors", Short: 'i'},
-	{Long: "include-dir", Short: 'I', Arg: argvrules.RequiredArg},
-	{Long: "jobs", Short: 'j', Arg: argvrules.OptionalArg},
-	{Long: "jobserver-auth", Arg: argvrules.RequiredArg},
-	{Long: "jobserver-fds", Arg: argvrules.RequiredArg},
-	{Long: "jobserver-style", Arg: argvrules.RequiredArg},
-	{Long: "sync-mutex", Arg: argvrules.RequiredArg},
+	{Long: "include-dir", Short: 'I', Arg: RequiredArg},
+	{Long: "jobs", Short: 'j', Arg: OptionalArg},
+	{Long: "jobserver-auth", Arg: RequiredArg},
+	{Long: "jobserver-fds", Arg: RequiredArg},
+	{Long: "jobserver-style", Arg: RequiredArg},
+	{Long: "sync-mutex", Arg: RequiredArg},
 	{Long: "keep-going", Short: 'k'},
-	{Long: "load-average", Short: 'l', Arg: argvrules.OptionalArg},
-	{Long: "max-load", Key: "l", Arg: argvrules.OptionalArg},
+	{Long: "load-average", Short: 'l', Arg: OptionalArg},
+	{Long: "max-load", Key: "l", Arg: OptionalArg},
 	{Long: "check-symlink-times", Short: 'L'},
 	{Long: "just-print", Short: 'n'},
 	{Long: "dry-run", Key: "n"},
 	{Long: "recon", Key: "n"},
-	{Long: "old-file", Short: 'o', Arg: argvrules.RequiredArg},
-	{Long: "assume-old", Key: "o", Arg: argvrules.RequiredArg},
-	{Long: "output-sync", Short: 'O', Arg: argvrules.OptionalArg},
+	{Long: "old-file", Short: 'o', Arg: RequiredArg},
+	{Long: "assume-old", Key: "o", Arg: RequiredArg},
+	{Long: "output-sync", Short: 'O', Arg: OptionalArg},
 	{Long: "print-data-base", Short: 'p'},
 	{Long: "question", Short: 'q'},
 	{Long: "no-builtin-rules", Short: 'r'},
 	{Long: "no-builtin-variables", Short: 'R'},
-	{Long: "shuffle", Arg: argvrules.OptionalArg},
+	{Long: "shuffle", Arg: OptionalArg},
 	{Long: "silent", Short: 's'},
 	{Long: "quiet", Key: "s"},
 	{Long: "no-silent"},
@@ -58,9 +56,9 @@ var makeTable = argvrules.NewTable("GNU Make 4.3/4.4", false, []argvrules.Option
 	{Long: "version", Short: 'v'},
 	{Long: "print-directory", Short: 'w'},
 	{Long: "no-print-directory"},
-	{Long: "what-if", Short: 'W', Arg: argvrules.RequiredArg},
-	{Long: "new-file", Key: "W", Arg: argvrules.RequiredArg},
-	{Long: "assume-new", Key: "W", Arg: argvrules.RequiredArg},
+	{Long: "what-if", Short: 'W', Arg: RequiredArg},
+	{Long: "new-file", Key: "W", Arg: RequiredArg},
+	{Long: "assume-new", Key: "W", Arg: RequiredArg},
 	{Long: "warn-undefined-variables"},
 })
 
@@ -69,7 +67,7 @@ var makeProgram = &getoptProgram{
 	policy:  "make command-line makefile text",
 	grammar: "make option grammar",
 	table:   makeTable,
-	order:   argvrules.Permute,
+	order:   Permute,
 	operand: makeOperand,
 }
 
@@ -78,11 +76,11 @@ var makeProgram = &getoptProgram{
 // NAME::=v, NAME+=v, NAME?=v, NAME!=shell-command), even after "--"; the
 // value can hold $(shell ...), and SHELL, .SHELLFLAGS or MAKEFLAGS change
 // how every recipe runs. An operand without "=" is a goal (target).
-func makeOperand(_ []string, ev *argvrules.Event) *argvrules.Rejection {
+func makeOperand(_ []string, ev *Event) *Rejection {
 	if !strings.Contains(ev.Word, "=") {
 		return nil
 	}
-	return argvrules.Reject("make.variable-assignment", "make command-line makefile text", ev.Index, ev.Word,
+	return Reject("make.variable-assignment", "make command-line makefile text", ev.Index, ev.Word,
 		"argument %d %q is a command-line variable assignment, which overrides the makefile and can carry $(shell ...), SHELL or .SHELLFLAGS to run commands", ev.Index, ev.Word)
 }
 
@@ -97,7 +95,7 @@ func makeOperand(_ []string, ev *argvrules.Event) *argvrules.Rejection {
 // make -f Makefile.other stay allowed: the recipes of the repository's
 // makefiles, include files and MAKEFLAGS passed by an operator are
 // delegated authority.
-func Make(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+func Make(argv []string, ctx Context) *Rejection {
 	if r := makeProgram.check(argv, ctx); r != nil {
 		return r
 	}
@@ -111,12 +109,12 @@ func Make(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 // searched for include files. Each is resolved physically (physicalPath)
 // from ctx.Dir, so ".." after a symlink and symlinks to /dev/stdin or
 // /proc/self/fd/0 count as the kernel would count them.
-func makeFiles(argv []string, ctx argvrules.Context) *argvrules.Rejection {
-	p := makeTable.Parse(argv, 1, argvrules.Permute)
+func makeFiles(argv []string, ctx Context) *Rejection {
+	p := makeTable.Parse(argv, 1, Permute)
 	dir := ctx.DirPath()
 	for i := range p.Events {
 		ev := &p.Events[i]
-		if ev.Kind != argvrules.OptionEvent || !ev.HasValue || ev.Opt.Short != 'C' {
+		if ev.Kind != OptionEvent || !ev.HasValue || ev.Opt.Short != 'C' {
 			continue
 		}
 		if r := makePath(ev, dir, "directory"); r != nil {
@@ -130,10 +128,10 @@ func makeFiles(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 	}
 	for i := range p.Events {
 		ev := &p.Events[i]
-		if ev.Kind != argvrules.OptionEvent || !ev.HasValue {
+		if ev.Kind != OptionEvent || !ev.HasValue {
 			continue
 		}
-		var r *argvrules.Rejection
+		var r *Rejection
 		switch {
 		case ev.Opt.Short == 'f' || ev.Opt.Key == "f":
 			r = makePath(ev, dir, "makefile")
@@ -154,7 +152,7 @@ func makeFiles(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 // makePath judges one path value: what ("makefile", "directory",
 // "include directory") says how make uses it, base is the directory a
 // relative value is opened from ("" when unknown).
-func makePath(ev *argvrules.Event, base, what string) *argvrules.Rejection {
+func makePath(ev *Event, base, what string) *Rejection {
 	v := ev.Value
 	word := ev.Word
 	if ev.ValueIndex != ev.Index {
@@ -164,9 +162,9 @@ func makePath(ev *argvrules.Event, base, what string) *argvrules.Rejection {
 	if what != "makefile" {
 		rule = "make.device-directory"
 	}
-	refuse := func(format string, args ...any) *argvrules.Rejection {
+	refuse := func(format string, args ...any) *Rejection {
 		detail := fmt.Sprintf(format, args...)
-		return argvrules.Reject(rule, "make command-line makefile text", ev.Index, word,
+		return Reject(rule, "make command-line makefile text", ev.Index, word,
 			"argument %d %q names %q as the %s (%s), %s", ev.Index, word, v, what, ev.Opt.Display(), detail)
 	}
 	if what == "makefile" && v == "-" {

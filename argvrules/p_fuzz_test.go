@@ -1,11 +1,9 @@
-package programs
+package argvrules
 
 import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 )
 
 // sep joins argv elements in fuzz inputs; any other byte, NUL and invalid
@@ -16,13 +14,13 @@ const sep = "\x1f"
 // from the table rows of the family, then check that the recognizer never
 // panics, is deterministic, and returns a well-formed Rejection.
 func fuzzFamily(f *testing.F, family string) {
-	rec := Families()[family]
+	rec := recOf(family)
 	if rec == nil {
 		f.Fatalf("no recognizer %q", family)
 	}
 	seeded := 0
 	for _, r := range append(append([]row(nil), tableRows...), redTeamRows...) {
-		if FamilyOf(baseName(r.argv)) == family {
+		if famName(baseName(r.argv)) == family {
 			f.Add(strings.Join(r.argv[1:], sep))
 			seeded++
 		}
@@ -35,7 +33,7 @@ func fuzzFamily(f *testing.F, family string) {
 		if in == "" {
 			argv = argv[:1]
 		}
-		for _, ctx := range []argvrules.Context{{}, dir} {
+		for _, ctx := range []Context{{}, dir} {
 			r1 := rec(argv, ctx)
 			r2 := rec(argv, ctx)
 			if !reflect.DeepEqual(r1, r2) {

@@ -1,9 +1,7 @@
-package programs
+package argvrules
 
 import (
 	"strings"
-
-	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 )
 
 const pipPolicy = "pip external program or output"
@@ -48,7 +46,7 @@ func isPrefixOf(name, full string, min int) bool {
 // installs into the user's site directory, requirement and constraint
 // files (data in the requirements format), pip.conf files pip reads on
 // its own, and network access.
-func Pip(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+func Pip(argv []string, ctx Context) *Rejection {
 	var cands []int
 	for j := 1; j < len(argv); j++ {
 		w := argv[j]
@@ -95,7 +93,7 @@ func pipCommandCandidate(argv []string, cands []int, j int) bool {
 // refused unless a later candidate is a known one (then the first was an
 // option's value), and pip config rules apply to every candidate that is
 // config.
-func pipCommand(argv []string, cands []int) *argvrules.Rejection {
+func pipCommand(argv []string, cands []int) *Rejection {
 	known := false
 	for _, c := range cands {
 		known = known || pipCommands[argv[c]]
@@ -107,7 +105,7 @@ func pipCommand(argv []string, cands []int) *argvrules.Rejection {
 	}
 	if len(cands) > 0 && !known {
 		c := cands[0]
-		return argvrules.Reject("pip.unknown-command", "pip command grammar", c, argv[c],
+		return Reject("pip.unknown-command", "pip command grammar", c, argv[c],
 			"argument %d %q is not a pip command (only known commands are allowed)", c, argv[c])
 	}
 	return nil
@@ -129,12 +127,12 @@ var pipConfigWrites = map[string]bool{"set": true, "unset": true, "edit": true}
 // abbreviated value option (--cache list) can hide which word is the
 // action, any operand that is a writing action is refused, not only the
 // first.
-func pipConfig(argv []string, cmd int) *argvrules.Rejection {
+func pipConfig(argv []string, cmd int) *Rejection {
 	ops := pipOperands(argv, cmd)
 	for _, k := range ops {
 		switch w := argv[k]; {
 		case w == "edit":
-			return argvrules.Reject("pip.exec-command", pipPolicy, k, w,
+			return Reject("pip.exec-command", pipPolicy, k, w,
 				"argument %d %q makes pip config run an editor program on the configuration file", k, w)
 		case pipConfigWrites[w]:
 			return pipConfigRejection(k, w)
@@ -146,8 +144,8 @@ func pipConfig(argv []string, cmd int) *argvrules.Rejection {
 	return nil
 }
 
-func pipConfigRejection(k int, w string) *argvrules.Rejection {
-	return argvrules.Reject("pip.config-write", pipPolicy, k, w,
+func pipConfigRejection(k int, w string) *Rejection {
+	return Reject("pip.config-write", pipPolicy, k, w,
 		"argument %d %q is not a read-only pip config action (only list, get and debug are allowed): pip config set/unset writes a pip.conf outside the working directory, where global.python or global.editor name programs later pip runs start", k, w)
 }
 
@@ -216,7 +214,7 @@ var pipShortOutputs = map[byte]bool{'d': true, 't': true, 'w': true}
 // pipShort judges a short option word argv[j] ("-t DIR", "-tDIR",
 // "-qt DIR": optparse clusters short options, and a value option takes
 // the rest of the word or the next word).
-func pipShort(ctx argvrules.Context, argv []string, j int) *argvrules.Rejection {
+func pipShort(ctx Context, argv []string, j int) *Rejection {
 	w := argv[j]
 	if len(w) < 2 || w[0] != '-' || w[1] == '-' {
 		return nil
@@ -243,14 +241,14 @@ func pipShort(ctx argvrules.Context, argv []string, j int) *argvrules.Rejection 
 }
 
 // pipOption judges one long option word argv[j] (name, attached value).
-func pipOption(ctx argvrules.Context, argv []string, j int, name, value string, hasValue bool) *argvrules.Rejection {
+func pipOption(ctx Context, argv []string, j int, name, value string, hasValue bool) *Rejection {
 	w := argv[j]
 	switch {
 	case isPrefixOf(name, "editor", 1):
-		return argvrules.Reject("pip.exec-option", pipPolicy, j, w,
+		return Reject("pip.exec-option", pipPolicy, j, w,
 			"argument %d %q selects --editor (optparse accepts unique prefixes), which names the program pip config edit runs", j, w)
 	case isPrefixOf(name, "python", 2):
-		return argvrules.Reject("pip.exec-option", pipPolicy, j, w,
+		return Reject("pip.exec-option", pipPolicy, j, w,
 			"argument %d %q selects --python (optparse accepts unique prefixes), which re-runs pip under an interpreter program of its choosing", j, w)
 	}
 	kind := pipOutputKind(name)

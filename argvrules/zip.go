@@ -1,9 +1,7 @@
-package programs
+package argvrules
 
 import (
 	"strings"
-
-	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 )
 
 // Zip is the recognizer of Info-ZIP zip 3.0 (defense in depth: the policy
@@ -15,19 +13,19 @@ import (
 // option that is a prefix of --test or --unzip-command is refused. The
 // archive and --out paths zip writes are delegated, like cp's
 // destination.
-func Zip(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+func Zip(argv []string, ctx Context) *Rejection {
 	for j := 1; j < len(argv); j++ {
 		w := argv[j]
 		if strings.HasPrefix(w, "--") {
 			name, _, _, ok := longName(w)
 			if ok && (strings.HasPrefix("unzip-command", name) || strings.HasPrefix("test", name)) {
-				return argvrules.Reject("zip.exec-option", "zip external program", j, w,
+				return Reject("zip.exec-option", "zip external program", j, w,
 					"argument %d %q selects --test or --unzip-command, which runs a program to test the archive", j, w)
 			}
 			continue
 		}
 		if strings.HasPrefix(w, "-") && strings.Contains(w, "T") {
-			return argvrules.Reject("zip.exec-option", "zip external program", j, w,
+			return Reject("zip.exec-option", "zip external program", j, w,
 				"argument %d %q contains -T or -TT, which runs unzip or a command of its choosing to test the archive", j, w)
 		}
 	}

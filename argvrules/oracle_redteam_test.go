@@ -1,4 +1,4 @@
-package programs
+package argvrules
 
 import (
 	"os"
@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 )
 
 // The red-team differential tests follow runOracle's contract (an argv
@@ -20,7 +18,7 @@ import (
 // runOracleSetup is runOracle with a setup step run in each fresh
 // environment before the variant (symlinks, a crate) and a resolved
 // program path.
-func runOracleSetup(t *testing.T, prog, path string, rec argvrules.Recognizer, vs []variant, setup func(e *oracleEnv), extraEnv ...string) {
+func runOracleSetup(t *testing.T, prog, path string, rec Recognizer, vs []variant, setup func(e *oracleEnv), extraEnv ...string) {
 	t.Helper()
 	escapes, refused := 0, 0
 	for _, vr := range vs {

@@ -1,9 +1,7 @@
-package programs
+package argvrules
 
 import (
 	"strings"
-
-	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 )
 
 const cargoPolicy = "cargo external program"
@@ -42,7 +40,7 @@ var cargoGlobalValue = map[string]bool{"--color": true, "-C": true, "-Z": true, 
 // and the repository's .cargo/config.toml are delegated authority, as are
 // cargo install (into the user's cargo bin directory, or --root), the
 // directory operands of cargo new/init/vendor and --manifest-path.
-func Cargo(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+func Cargo(argv []string, ctx Context) *Rejection {
 	if r := cargoScan(argv); r != nil {
 		return r
 	}
@@ -69,17 +67,17 @@ func Cargo(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 	}
 	name := argv[cmd]
 	if !cargoCommands[name] {
-		return argvrules.Reject("cargo.external-command", cargoPolicy, cmd, name,
+		return Reject("cargo.external-command", cargoPolicy, cmd, name,
 			"argument %d %q is not a built-in cargo command, so cargo would run the program cargo-%s from PATH or a configured alias", cmd, name, name)
 	}
 	for k := cmd + 1; k < len(argv); k++ {
 		w := argv[k]
 		switch {
 		case name == "install" && (w == "--path" || strings.HasPrefix(w, "--path=")):
-			return argvrules.Reject("cargo.install-path", cargoPolicy, k, w,
+			return Reject("cargo.install-path", cargoPolicy, k, w,
 				"argument %d %q makes cargo install build the local crate and install its binaries into the user's cargo bin directory, ahead of other programs on PATH", k, w)
 		case (name == "doc" || name == "d") && w == "--open":
-			return argvrules.Reject("cargo.exec-option", cargoPolicy, k, w, "argument %d %q makes cargo doc open a web browser", k, w)
+			return Reject("cargo.exec-option", cargoPolicy, k, w, "argument %d %q makes cargo doc open a web browser", k, w)
 		}
 	}
 	return nil
@@ -93,7 +91,7 @@ var cargoOutputDirs = map[string]bool{"--target-dir": true, "--artifact-dir": tr
 
 // cargoOutputs contains every cargoOutputDirs value to the working
 // directory, in any position (words after "--" included: conservative).
-func cargoOutputs(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+func cargoOutputs(argv []string, ctx Context) *Rejection {
 	for j := 1; j < len(argv); j++ {
 		w := argv[j]
 		name, value, hasValue := strings.Cut(w, "=")
@@ -115,23 +113,23 @@ func cargoOutputs(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 }
 
 // cargoScan refuses the position-independent forms.
-func cargoScan(argv []string) *argvrules.Rejection {
+func cargoScan(argv []string) *Rejection {
 	for j := 1; j < len(argv); j++ {
 		w := argv[j]
 		switch {
 		case w == "--config" || strings.HasPrefix(w, "--config="):
-			return argvrules.Reject("cargo.config", cargoPolicy, j, w,
+			return Reject("cargo.config", cargoPolicy, j, w,
 				"argument %d %q overrides cargo configuration, which can set target.*.runner, build.rustc-wrapper, linkers and other programs cargo runs", j, w)
 		case (strings.Contains(w, "linker") || strings.Contains(w, "link-arg")) &&
 			(strings.HasPrefix(w, "-") || strings.Contains(w, "=")):
-			return argvrules.Reject("cargo.exec-option", cargoPolicy, j, w,
+			return Reject("cargo.exec-option", cargoPolicy, j, w,
 				"argument %d %q names a linker or linker arguments, which run or load a program of its choosing", j, w)
 		case strings.HasPrefix(w, "--runtool") || strings.HasPrefix(w, "--test-runtool") || strings.HasPrefix(w, "--test-builder"):
-			return argvrules.Reject("cargo.exec-option", cargoPolicy, j, w,
+			return Reject("cargo.exec-option", cargoPolicy, j, w,
 				"argument %d %q names a program rustdoc runs for doctests", j, w)
 		case (w == "--target" && j+1 < len(argv) && strings.HasSuffix(argv[j+1], ".json")) ||
 			(strings.HasPrefix(w, "--target=") && strings.HasSuffix(w, ".json")):
-			return argvrules.Reject("cargo.exec-option", cargoPolicy, j, w,
+			return Reject("cargo.exec-option", cargoPolicy, j, w,
 				"argument %d %q selects a JSON target specification, which names the linker program", j, w)
 		}
 	}

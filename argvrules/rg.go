@@ -1,6 +1,4 @@
-package programs
-
-import "github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+package argvrules
 
 const (
 	riskRgPre      = "runs a preprocessor program on every searched file"
@@ -14,45 +12,45 @@ const (
 // their --help texts and flag documentation. Neither version abbreviates
 // long names, so the table is used with exact matching. "--no-X"
 // negations are listed where either version documents or accepts them.
-var rgTable = argvrules.NewTable("ripgrep 13/14", false, []argvrules.Option{
-	{Long: "after-context", Short: 'A', Arg: argvrules.RequiredArg},
+var rgTable = NewTable("ripgrep 13/14", false, []Option{
+	{Long: "after-context", Short: 'A', Arg: RequiredArg},
 	{Long: "auto-hybrid-regex"}, {Long: "no-auto-hybrid-regex"},
-	{Long: "before-context", Short: 'B', Arg: argvrules.RequiredArg},
+	{Long: "before-context", Short: 'B', Arg: RequiredArg},
 	{Long: "binary"}, {Long: "no-binary"},
 	{Long: "block-buffered"}, {Long: "no-block-buffered"},
 	{Long: "byte-offset", Short: 'b'}, {Long: "no-byte-offset"},
 	{Long: "case-sensitive", Short: 's'},
-	{Long: "color", Arg: argvrules.RequiredArg},
-	{Long: "colors", Arg: argvrules.RequiredArg},
+	{Long: "color", Arg: RequiredArg},
+	{Long: "colors", Arg: RequiredArg},
 	{Long: "column"}, {Long: "no-column"},
-	{Long: "context", Short: 'C', Arg: argvrules.RequiredArg},
-	{Long: "context-separator", Arg: argvrules.RequiredArg}, {Long: "no-context-separator"},
+	{Long: "context", Short: 'C', Arg: RequiredArg},
+	{Long: "context-separator", Arg: RequiredArg}, {Long: "no-context-separator"},
 	{Long: "count", Short: 'c'},
 	{Long: "count-matches"},
 	{Long: "crlf"}, {Long: "no-crlf"},
 	{Long: "debug"}, {Long: "trace"},
-	{Long: "dfa-size-limit", Arg: argvrules.RequiredArg},
-	{Long: "encoding", Short: 'E', Arg: argvrules.RequiredArg}, {Long: "no-encoding"},
-	{Long: "engine", Arg: argvrules.RequiredArg},
-	{Long: "field-context-separator", Arg: argvrules.RequiredArg},
-	{Long: "field-match-separator", Arg: argvrules.RequiredArg},
-	{Long: "file", Short: 'f', Arg: argvrules.RequiredArg},
+	{Long: "dfa-size-limit", Arg: RequiredArg},
+	{Long: "encoding", Short: 'E', Arg: RequiredArg}, {Long: "no-encoding"},
+	{Long: "engine", Arg: RequiredArg},
+	{Long: "field-context-separator", Arg: RequiredArg},
+	{Long: "field-match-separator", Arg: RequiredArg},
+	{Long: "file", Short: 'f', Arg: RequiredArg},
 	{Long: "files"},
 	{Long: "files-with-matches", Short: 'l'},
 	{Long: "files-without-match"},
 	{Long: "fixed-strings", Short: 'F'}, {Long: "no-fixed-strings"},
 	{Long: "follow", Short: 'L'}, {Long: "no-follow"},
-	{Long: "generate", Arg: argvrules.RequiredArg},
-	{Long: "glob", Short: 'g', Arg: argvrules.RequiredArg},
+	{Long: "generate", Arg: RequiredArg},
+	{Long: "glob", Short: 'g', Arg: RequiredArg},
 	{Long: "glob-case-insensitive"}, {Long: "no-glob-case-insensitive"},
 	{Long: "help", Short: 'h'},
 	{Long: "heading"}, {Long: "no-heading"},
 	{Long: "hidden", Short: '.'}, {Long: "no-hidden"},
-	{Long: "hostname-bin", Arg: argvrules.RequiredArg, Risk: riskRgHostname, Rule: "rg.exec-option"},
-	{Long: "hyperlink-format", Arg: argvrules.RequiredArg},
-	{Long: "iglob", Arg: argvrules.RequiredArg},
+	{Long: "hostname-bin", Arg: RequiredArg, Risk: riskRgHostname, Rule: "rg.exec-option"},
+	{Long: "hyperlink-format", Arg: RequiredArg},
+	{Long: "iglob", Arg: RequiredArg},
 	{Long: "ignore-case", Short: 'i'},
-	{Long: "ignore-file", Arg: argvrules.RequiredArg},
+	{Long: "ignore-file", Arg: RequiredArg},
 	{Long: "ignore-file-case-insensitive"}, {Long: "no-ignore-file-case-insensitive"},
 	{Long: "include-zero"}, {Long: "no-include-zero"},
 	{Long: "invert-match", Short: 'v'}, {Long: "no-invert-match"},
@@ -60,12 +58,12 @@ var rgTable = argvrules.NewTable("ripgrep 13/14", false, []argvrules.Option{
 	{Long: "line-buffered"}, {Long: "no-line-buffered"},
 	{Long: "line-number", Short: 'n'},
 	{Long: "line-regexp", Short: 'x'},
-	{Long: "max-columns", Short: 'M', Arg: argvrules.RequiredArg},
+	{Long: "max-columns", Short: 'M', Arg: RequiredArg},
 	{Long: "max-columns-preview"}, {Long: "no-max-columns-preview"},
-	{Long: "max-count", Short: 'm', Arg: argvrules.RequiredArg},
-	{Long: "max-depth", Short: 'd', Arg: argvrules.RequiredArg},
-	{Long: "maxdepth", Key: "max-depth", Arg: argvrules.RequiredArg},
-	{Long: "max-filesize", Arg: argvrules.RequiredArg},
+	{Long: "max-count", Short: 'm', Arg: RequiredArg},
+	{Long: "max-depth", Short: 'd', Arg: RequiredArg},
+	{Long: "maxdepth", Key: "max-depth", Arg: RequiredArg},
+	{Long: "max-filesize", Arg: RequiredArg},
 	{Long: "mmap"}, {Long: "no-mmap"},
 	{Long: "multiline", Short: 'U'}, {Long: "no-multiline"},
 	{Long: "multiline-dotall"}, {Long: "no-multiline-dotall"},
@@ -89,33 +87,33 @@ var rgTable = argvrules.NewTable("ripgrep 13/14", false, []argvrules.Option{
 	{Long: "one-file-system"}, {Long: "no-one-file-system"},
 	{Long: "only-matching", Short: 'o'},
 	{Long: "passthru"}, {Long: "passthrough", Key: "passthru"},
-	{Long: "path-separator", Arg: argvrules.RequiredArg},
+	{Long: "path-separator", Arg: RequiredArg},
 	{Long: "pcre2", Short: 'P'}, {Long: "no-pcre2"},
 	{Long: "pcre2-version"},
-	{Long: "pre", Arg: argvrules.RequiredArg, Risk: riskRgPre, Rule: "rg.exec-option"},
+	{Long: "pre", Arg: RequiredArg, Risk: riskRgPre, Rule: "rg.exec-option"},
 	{Long: "no-pre"},
-	{Long: "pre-glob", Arg: argvrules.RequiredArg, Risk: riskRgPreGlob, Rule: "rg.exec-option"},
+	{Long: "pre-glob", Arg: RequiredArg, Risk: riskRgPreGlob, Rule: "rg.exec-option"},
 	{Long: "pretty", Short: 'p'},
 	{Long: "quiet", Short: 'q'},
-	{Long: "regex-size-limit", Arg: argvrules.RequiredArg},
-	{Long: "regexp", Short: 'e', Arg: argvrules.RequiredArg},
-	{Long: "replace", Short: 'r', Arg: argvrules.RequiredArg},
+	{Long: "regex-size-limit", Arg: RequiredArg},
+	{Long: "regexp", Short: 'e', Arg: RequiredArg},
+	{Long: "replace", Short: 'r', Arg: RequiredArg},
 	{Long: "search-zip", Short: 'z', Risk: riskRgZip, Rule: "rg.exec-option"},
 	{Long: "no-search-zip"},
 	{Long: "smart-case", Short: 'S'},
-	{Long: "sort", Arg: argvrules.RequiredArg},
-	{Long: "sortr", Arg: argvrules.RequiredArg},
+	{Long: "sort", Arg: RequiredArg},
+	{Long: "sortr", Arg: RequiredArg},
 	{Long: "sort-files"}, {Long: "no-sort-files"},
 	{Long: "stats"}, {Long: "no-stats"},
 	{Long: "stop-on-nonmatch"},
 	{Long: "text", Short: 'a'}, {Long: "no-text"},
-	{Long: "threads", Short: 'j', Arg: argvrules.RequiredArg},
+	{Long: "threads", Short: 'j', Arg: RequiredArg},
 	{Long: "trim"}, {Long: "no-trim"},
-	{Long: "type", Short: 't', Arg: argvrules.RequiredArg},
-	{Long: "type-add", Arg: argvrules.RequiredArg},
-	{Long: "type-clear", Arg: argvrules.RequiredArg},
+	{Long: "type", Short: 't', Arg: RequiredArg},
+	{Long: "type-add", Arg: RequiredArg},
+	{Long: "type-clear", Arg: RequiredArg},
 	{Long: "type-list"},
-	{Long: "type-not", Short: 'T', Arg: argvrules.RequiredArg},
+	{Long: "type-not", Short: 'T', Arg: RequiredArg},
 	{Long: "unrestricted", Short: 'u'},
 	{Long: "version", Short: 'V'},
 	{Long: "vimgrep"},
@@ -128,7 +126,7 @@ var rgProgram = &getoptProgram{
 	policy:  "ripgrep external program",
 	grammar: "ripgrep option grammar",
 	table:   rgTable,
-	order:   argvrules.Permute,
+	order:   Permute,
 	exact:   true,
 	value:   rgValue,
 }
@@ -140,11 +138,11 @@ var rgProgram = &getoptProgram{
 var rgOptionalWhenHyphen = map[string]bool{"engine": true}
 
 // rgValue refuses the reading on which the two ripgrep versions differ.
-func rgValue(ev *argvrules.Event) *argvrules.Rejection {
+func rgValue(ev *Event) *Rejection {
 	if !rgOptionalWhenHyphen[ev.Opt.Long] || ev.ValueIndex == ev.Index || len(ev.Value) < 2 || ev.Value[0] != '-' {
 		return nil
 	}
-	return argvrules.Reject("rg.ambiguous-value", "ripgrep option grammar", ev.ValueIndex, ev.Value,
+	return Reject("rg.ambiguous-value", "ripgrep option grammar", ev.ValueIndex, ev.Value,
 		"argument %d %q follows %s: ripgrep 14 reads it as that option's value, but ripgrep 13 reads it as an option of its own (write %s=VALUE)",
 		ev.ValueIndex, ev.Value, ev.Opt.Display(), ev.Opt.Display())
 }
@@ -160,6 +158,6 @@ func rgValue(ev *argvrules.Event) *argvrules.Rejection {
 // too). ripgrep writes no files; the configuration file named by
 // RIPGREP_CONFIG_PATH is environment, which the minimal child environment
 // does not pass.
-func Rg(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+func Rg(argv []string, ctx Context) *Rejection {
 	return rgProgram.check(argv, ctx)
 }

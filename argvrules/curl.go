@@ -1,9 +1,7 @@
-package programs
+package argvrules
 
 import (
 	"strings"
-
-	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 )
 
 // curlRisks are the curl options refused outright, by long name.
@@ -31,8 +29,8 @@ var curlOutputs = map[string]outKind{
 }
 
 // annotate returns opts with Risk and Rule set on the rows named in risks.
-func annotate(opts []argvrules.Option, rule string, risks map[string]string) []argvrules.Option {
-	out := append([]argvrules.Option(nil), opts...)
+func annotate(opts []Option, rule string, risks map[string]string) []Option {
+	out := append([]Option(nil), opts...)
 	for i := range out {
 		if r, ok := risks[out[i].Long]; ok {
 			out[i].Risk, out[i].Rule = r, rule
@@ -45,8 +43,8 @@ var curlProgram = &getoptProgram{
 	family:  "curl",
 	policy:  "curl external code or output",
 	grammar: "curl option grammar",
-	table:   argvrules.NewTable("curl 7.88", false, withNegations(annotate(curlBase, "curl.exec-option", curlRisks))),
-	order:   argvrules.Permute,
+	table:   NewTable("curl 7.88", false, withNegations(annotate(curlBase, "curl.exec-option", curlRisks))),
+	order:   Permute,
 	exact:   true,
 	outputs: curlOutputs,
 	value:   curlValue,
@@ -55,14 +53,14 @@ var curlProgram = &getoptProgram{
 // curlValue refuses a -w/--write-out format that uses %output{FILE}
 // (curl 8.3+), which writes the rest of the output to FILE, and a format
 // read from a file (-w @FILE, -w @- for standard input).
-func curlValue(ev *argvrules.Event) *argvrules.Rejection {
+func curlValue(ev *Event) *Rejection {
 	if ev.Opt.Long == "write-out" && strings.HasPrefix(ev.Value, "@") {
-		return argvrules.Reject("curl.output-path", "output path outside the working directory", ev.Index, ev.Word,
-			"%s reading the format from %q, which this check cannot see and which may use %%output{FILE} to write a file (curl 8.3+)", describe(ev), ev.Value[1:])
+		return Reject("curl.output-path", "output path outside the working directory", ev.Index, ev.Word,
+			"%s reading the format from %q, which this check cannot see and which may use %%output{FILE} to write a file (curl 8.3+)", describeEvent(ev), ev.Value[1:])
 	}
 	if ev.Opt.Long == "write-out" && strings.Contains(ev.Value, "%output{") {
-		return argvrules.Reject("curl.output-path", "output path outside the working directory", ev.Index, ev.Word,
-			"%s with a %%output{FILE} variable, which writes to a file of its own choosing (curl 8.3+)", describe(ev))
+		return Reject("curl.output-path", "output path outside the working directory", ev.Index, ev.Word,
+			"%s with a %%output{FILE} variable, which writes to a file of its own choosing (curl 8.3+)", describeEvent(ev))
 	}
 	return nil
 }
@@ -81,6 +79,6 @@ func curlValue(ev *argvrules.Event) *argvrules.Rejection {
 // Delegated: what curl reads (file:// URLs, -T/--upload-file, -d @FILE,
 // -F name=@FILE, -K's absence still leaves ~/.curlrc), file names chosen
 // by -O/-J inside the working directory, and network access.
-func Curl(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+func Curl(argv []string, ctx Context) *Rejection {
 	return curlProgram.check(argv, ctx)
 }

@@ -1,22 +1,20 @@
-package programs
-
-import "github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+package argvrules
 
 const riskFileUncompress = "looks inside compressed files, running external decompression programs for formats file does not decode itself (the same reason rg -z is refused)"
 
 // fileTable is the file 5.4x option table ("file --help", file 5.44).
-var fileTable = argvrules.NewTable("file 5.4x", false, []argvrules.Option{
+var fileTable = NewTable("file 5.4x", false, []Option{
 	{Long: "help"},
 	{Long: "version", Short: 'v'},
-	{Long: "magic-file", Short: 'm', Arg: argvrules.RequiredArg},
+	{Long: "magic-file", Short: 'm', Arg: RequiredArg},
 	{Long: "uncompress", Short: 'z', Risk: riskFileUncompress, Rule: "file.exec-option"},
 	{Long: "uncompress-noreport", Short: 'Z', Risk: riskFileUncompress, Rule: "file.exec-option"},
 	{Long: "brief", Short: 'b'},
 	{Long: "checking-printout", Short: 'c'},
-	{Long: "exclude", Short: 'e', Arg: argvrules.RequiredArg},
-	{Long: "exclude-quiet", Arg: argvrules.RequiredArg},
-	{Long: "files-from", Short: 'f', Arg: argvrules.RequiredArg},
-	{Long: "separator", Short: 'F', Arg: argvrules.RequiredArg},
+	{Long: "exclude", Short: 'e', Arg: RequiredArg},
+	{Long: "exclude-quiet", Arg: RequiredArg},
+	{Long: "files-from", Short: 'f', Arg: RequiredArg},
+	{Long: "separator", Short: 'F', Arg: RequiredArg},
 	{Long: "mime", Short: 'i'},
 	{Long: "apple"},
 	{Long: "extension"},
@@ -30,7 +28,7 @@ var fileTable = argvrules.NewTable("file 5.4x", false, []argvrules.Option{
 	{Long: "no-pad", Short: 'N'},
 	{Long: "print0", Short: '0'},
 	{Long: "preserve-date", Short: 'p'},
-	{Long: "parameter", Short: 'P', Arg: argvrules.RequiredArg},
+	{Long: "parameter", Short: 'P', Arg: RequiredArg},
 	{Long: "raw", Short: 'r'},
 	{Long: "special-files", Short: 's'},
 	{Long: "no-sandbox", Short: 'S'},
@@ -40,13 +38,13 @@ var fileTable = argvrules.NewTable("file 5.4x", false, []argvrules.Option{
 
 var fileProgram = &getoptProgram{
 	family: "file", policy: "file external program", grammar: "file option grammar",
-	table: fileTable, order: argvrules.Permute,
+	table: fileTable, order: Permute,
 }
 
 // File is the recognizer of file(1) 5.4x. It refuses -z/--uncompress and
 // -Z/--uncompress-noreport, which run external decompressors for some
 // formats. -C writes NAME.mgc into the working directory (contained by
 // construction); -m and -f read files (delegated).
-func File(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+func File(argv []string, ctx Context) *Rejection {
 	return fileProgram.check(argv, ctx)
 }

@@ -1,6 +1,4 @@
-package programs
-
-import "github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+package argvrules
 
 const (
 	riskSplitFilter = "runs a shell command for every output chunk"
@@ -11,90 +9,90 @@ const (
 // splitTable is the GNU coreutils 9.x split option table ("split --help",
 // coreutils 9.1), with the obsolete -NUMBER form (split -1000 f) modelled
 // as the digit letters split's short-option string contains.
-var splitTable = argvrules.NewTable("GNU split 9.x", false, append([]argvrules.Option{
-	{Long: "suffix-length", Short: 'a', Arg: argvrules.RequiredArg},
-	{Long: "additional-suffix", Arg: argvrules.RequiredArg},
-	{Long: "bytes", Short: 'b', Arg: argvrules.RequiredArg},
-	{Long: "line-bytes", Short: 'C', Arg: argvrules.RequiredArg},
+var splitTable = NewTable("GNU split 9.x", false, append([]Option{
+	{Long: "suffix-length", Short: 'a', Arg: RequiredArg},
+	{Long: "additional-suffix", Arg: RequiredArg},
+	{Long: "bytes", Short: 'b', Arg: RequiredArg},
+	{Long: "line-bytes", Short: 'C', Arg: RequiredArg},
 	{Short: 'd'},
-	{Long: "numeric-suffixes", Arg: argvrules.OptionalArg},
+	{Long: "numeric-suffixes", Arg: OptionalArg},
 	{Short: 'x'},
-	{Long: "hex-suffixes", Arg: argvrules.OptionalArg},
+	{Long: "hex-suffixes", Arg: OptionalArg},
 	{Long: "elide-empty-files", Short: 'e'},
-	{Long: "filter", Arg: argvrules.RequiredArg, Risk: riskSplitFilter, Rule: "split.exec-option"},
-	{Long: "lines", Short: 'l', Arg: argvrules.RequiredArg},
-	{Long: "number", Short: 'n', Arg: argvrules.RequiredArg},
-	{Long: "separator", Short: 't', Arg: argvrules.RequiredArg},
+	{Long: "filter", Arg: RequiredArg, Risk: riskSplitFilter, Rule: "split.exec-option"},
+	{Long: "lines", Short: 'l', Arg: RequiredArg},
+	{Long: "number", Short: 'n', Arg: RequiredArg},
+	{Long: "separator", Short: 't', Arg: RequiredArg},
 	{Long: "unbuffered", Short: 'u'},
 	{Long: "verbose"},
-	{Long: "io-blksize", Arg: argvrules.RequiredArg}, // undocumented test option
+	{Long: "io-blksize", Arg: RequiredArg}, // undocumented test option
 	{Long: "help"},
 	{Long: "version"},
 }, digitOptions()...))
 
 // digitOptions returns short rows for 0-9 (obsolete -NUMBER line counts).
-func digitOptions() []argvrules.Option {
-	out := make([]argvrules.Option, 0, 10)
+func digitOptions() []Option {
+	out := make([]Option, 0, 10)
 	for c := byte('0'); c <= '9'; c++ {
-		out = append(out, argvrules.Option{Short: c})
+		out = append(out, Option{Short: c})
 	}
 	return out
 }
 
 var splitProgram = &getoptProgram{
 	family: "split", policy: "split external program", grammar: "split option grammar",
-	table: splitTable, order: argvrules.Permute,
+	table: splitTable, order: Permute,
 }
 
 // Split is the recognizer of GNU split. It refuses --filter=COMMAND in
 // every getopt_long spelling (--filter CMD, --fil=CMD, after operands).
 // The output PREFIX operand is delegated: split writes PREFIXaa, PREFIXab
 // ... where the operand says, like cp's destination.
-func Split(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+func Split(argv []string, ctx Context) *Rejection {
 	return splitProgram.check(argv, ctx)
 }
 
 // sdiffTable is the GNU diffutils 3.x sdiff option table ("sdiff --help",
 // diffutils 3.8).
-var sdiffTable = argvrules.NewTable("GNU sdiff 3.x", false, []argvrules.Option{
-	{Long: "output", Short: 'o', Arg: argvrules.RequiredArg, Risk: riskSdiffOutput, Rule: "sdiff.interactive"},
+var sdiffTable = NewTable("GNU sdiff 3.x", false, []Option{
+	{Long: "output", Short: 'o', Arg: RequiredArg, Risk: riskSdiffOutput, Rule: "sdiff.interactive"},
 	{Long: "ignore-case", Short: 'i'},
 	{Long: "ignore-tab-expansion", Short: 'E'},
 	{Long: "ignore-trailing-space", Short: 'Z'},
 	{Long: "ignore-space-change", Short: 'b'},
 	{Long: "ignore-all-space", Short: 'W'},
 	{Long: "ignore-blank-lines", Short: 'B'},
-	{Long: "ignore-matching-lines", Short: 'I', Arg: argvrules.RequiredArg},
+	{Long: "ignore-matching-lines", Short: 'I', Arg: RequiredArg},
 	{Long: "strip-trailing-cr"},
 	{Long: "text", Short: 'a'},
-	{Long: "width", Short: 'w', Arg: argvrules.RequiredArg},
+	{Long: "width", Short: 'w', Arg: RequiredArg},
 	{Long: "left-column", Short: 'l'},
 	{Long: "suppress-common-lines", Short: 's'},
 	{Long: "expand-tabs", Short: 't'},
-	{Long: "tabsize", Arg: argvrules.RequiredArg},
+	{Long: "tabsize", Arg: RequiredArg},
 	{Long: "minimal", Short: 'd'},
 	{Long: "speed-large-files", Short: 'H'},
-	{Long: "diff-program", Arg: argvrules.RequiredArg, Risk: riskDiffProgram, Rule: "sdiff.exec-option"},
+	{Long: "diff-program", Arg: RequiredArg, Risk: riskDiffProgram, Rule: "sdiff.exec-option"},
 	{Long: "help"},
 	{Long: "version", Short: 'v'},
 })
 
 var sdiffProgram = &getoptProgram{
 	family: "sdiff", policy: "sdiff external program", grammar: "sdiff option grammar",
-	table: sdiffTable, order: argvrules.Permute,
+	table: sdiffTable, order: Permute,
 }
 
 // Sdiff is the recognizer of GNU sdiff. It refuses --diff-program=PROG
 // and -o/--output FILE: -o is sdiff's interactive merge mode, which reads
 // commands from standard input, and its 'e' commands start an editor
 // (EDITOR, else ed) whose shell escape the same input can drive.
-func Sdiff(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+func Sdiff(argv []string, ctx Context) *Rejection {
 	return sdiffProgram.check(argv, ctx)
 }
 
 // diff3Table is the GNU diffutils 3.x diff3 option table ("diff3 --help",
 // diffutils 3.8).
-var diff3Table = argvrules.NewTable("GNU diff3 3.x", false, []argvrules.Option{
+var diff3Table = NewTable("GNU diff3 3.x", false, []Option{
 	{Long: "show-all", Short: 'A'},
 	{Long: "ed", Short: 'e'},
 	{Long: "show-overlap", Short: 'E'},
@@ -106,19 +104,19 @@ var diff3Table = argvrules.NewTable("GNU diff3 3.x", false, []argvrules.Option{
 	{Long: "text", Short: 'a'},
 	{Long: "strip-trailing-cr"},
 	{Long: "initial-tab", Short: 'T'},
-	{Long: "diff-program", Arg: argvrules.RequiredArg, Risk: riskDiffProgram, Rule: "diff3.exec-option"},
-	{Long: "label", Short: 'L', Arg: argvrules.RequiredArg},
+	{Long: "diff-program", Arg: RequiredArg, Risk: riskDiffProgram, Rule: "diff3.exec-option"},
+	{Long: "label", Short: 'L', Arg: RequiredArg},
 	{Long: "help"},
 	{Long: "version", Short: 'v'},
 })
 
 var diff3Program = &getoptProgram{
 	family: "diff3", policy: "diff3 external program", grammar: "diff3 option grammar",
-	table: diff3Table, order: argvrules.Permute,
+	table: diff3Table, order: Permute,
 }
 
 // Diff3 is the recognizer of GNU diff3: it refuses --diff-program=PROG in
 // every getopt_long spelling. diff3 writes only to standard output.
-func Diff3(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+func Diff3(argv []string, ctx Context) *Rejection {
 	return diff3Program.check(argv, ctx)
 }

@@ -1,4 +1,4 @@
-package programs
+package argvrules
 
 import (
 	"bytes"
@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 )
 
 // requiresValue are the installed programs' "missing value" diagnostics:
@@ -71,7 +69,7 @@ func TestTablesMatchPrograms(t *testing.T) {
 						// of probe.txt is missing.
 						missing = !strings.Contains(out, "probe.txt")
 					}
-					if want := o.Arg == argvrules.RequiredArg; missing != want && !(prog == "rg" && rgOptionalWhenHyphen[o.Long]) {
+					if want := o.Arg == RequiredArg; missing != want && !(prog == "rg" && rgOptionalWhenHyphen[o.Long]) {
 						t.Errorf("%s %s: table says RequiredArg=%v, program's missing-value diagnostic=%v:\n%s", prog, word, want, missing, out)
 					}
 				}
@@ -83,13 +81,13 @@ func TestTablesMatchPrograms(t *testing.T) {
 
 // generatedNegation reports rows added by withNegations ("no-NAME" for
 // a NoArg NAME): they are NoArg by construction.
-func generatedNegation(tb *argvrules.Table, o argvrules.Option) bool {
+func generatedNegation(tb *Table, o Option) bool {
 	base, ok := strings.CutPrefix(o.Long, "no-")
 	if !ok || o.Short != 0 {
 		return false
 	}
 	b, _, _ := tb.LookupLong(base)
-	return b != nil && b.Long == base && b.Arg == argvrules.NoArg
+	return b != nil && b.Long == base && b.Arg == NoArg
 }
 
 // rgExitsEarly are ripgrep options that print something and exit, so
@@ -99,7 +97,7 @@ var rgExitsEarly = map[string]bool{"help": true, "version": true, "type-list": t
 	"count": true, "count-matches": true, "quiet": true, "json": true, "null-data": true}
 
 // optionWords returns "--long" and "-c" for a row.
-func optionWords(o argvrules.Option) []string {
+func optionWords(o Option) []string {
 	var w []string
 	if o.Long != "" {
 		w = append(w, "--"+o.Long)

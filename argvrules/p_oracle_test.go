@@ -1,4 +1,4 @@
-package programs
+package argvrules
 
 import (
 	"bytes"
@@ -12,8 +12,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 )
 
 // The differential tests run the installed program on argv variants of
@@ -170,7 +168,7 @@ func around(form, ops []string) []variant {
 
 // runOracle checks every variant of one program and requires at least
 // one escape to be observed (so the oracle itself is shown to work).
-func runOracle(t *testing.T, prog string, rec argvrules.Recognizer, url string, variants []variant, checkOutside bool, extraEnv ...string) {
+func runOracle(t *testing.T, prog string, rec Recognizer, url string, variants []variant, checkOutside bool, extraEnv ...string) {
 	t.Helper()
 	path, err := exec.LookPath(prog)
 	if err != nil {
@@ -254,7 +252,7 @@ func TestOracleSplit(t *testing.T) {
 func TestOracleDiffPrograms(t *testing.T) {
 	oracleShort(t)
 	for _, prog := range []string{"sdiff", "diff3"} {
-		rec := Families()[prog]
+		rec := recOf(prog)
 		ops := []string{"a.txt", "b.txt"}
 		if prog == "diff3" {
 			ops = []string{"a.txt", "b.txt", "a.txt"}

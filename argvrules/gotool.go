@@ -1,10 +1,8 @@
-package programs
+package argvrules
 
 import (
 	"fmt"
 	"strings"
-
-	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 )
 
 const goPolicy = "go external program or output"
@@ -99,7 +97,7 @@ var goTools = map[string]string{
 // repository's code, tests and cgo are delegated authority, GOFLAGS is not
 // in the minimal child environment, and go install writes into GOBIN by
 // design.
-func Go(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+func Go(argv []string, ctx Context) *Rejection {
 	i := 1
 	for ; i < len(argv); i++ {
 		name, _, hasValue, ok := longName(argv[i])
@@ -111,7 +109,7 @@ func Go(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 			i++ // -C dir
 		case name == "C", name == "h", name == "help":
 		default:
-			return argvrules.Reject("go.unknown-option", "go option grammar", i, argv[i],
+			return Reject("go.unknown-option", "go option grammar", i, argv[i],
 				"argument %d %q is not a go command option (only -C DIR and -h come before the subcommand)", i, argv[i])
 		}
 	}
@@ -122,10 +120,10 @@ func Go(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 	why, known := goCommands[sub]
 	switch {
 	case !known:
-		return argvrules.Reject("go.unknown-command", "go option grammar", i, sub,
+		return Reject("go.unknown-command", "go option grammar", i, sub,
 			"argument %d %q is not a go 1.26 subcommand (only known subcommands are allowed)", i, sub)
 	case why != "":
-		return argvrules.Reject("go.exec-command", goPolicy, i, sub, "argument %d %q is go %s, which %s", i, sub, sub, why)
+		return Reject("go.exec-command", goPolicy, i, sub, "argument %d %q is go %s, which %s", i, sub, sub, why)
 	}
 	if r := goFlagScan(argv, i+1, ctx); r != nil {
 		return r
@@ -134,14 +132,14 @@ func Go(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 }
 
 // goFlagScan checks every flag-shaped word from argv[start:].
-func goFlagScan(argv []string, start int, ctx argvrules.Context) *argvrules.Rejection {
+func goFlagScan(argv []string, start int, ctx Context) *Rejection {
 	for j := start; j < len(argv); j++ {
 		name, value, hasValue, ok := longName(argv[j])
 		if !ok {
 			continue
 		}
 		if why, bad := goRiskFlags[name]; bad {
-			return argvrules.Reject("go.exec-flag", goPolicy, j, argv[j], "argument %d %q selects -%s, which %s", j, argv[j], name, why)
+			return Reject("go.exec-flag", goPolicy, j, argv[j], "argument %d %q selects -%s, which %s", j, argv[j], name, why)
 		}
 		valueAt := j
 		if !hasValue && j+1 < len(argv) {
@@ -170,7 +168,7 @@ func goFlagScan(argv []string, start int, ctx argvrules.Context) *argvrules.Reje
 // -gccgoflags, and -gcflags/-ldflags/-asmflags values with a refused
 // tool flag (goToolFlagsProblem). argv[j] is the flag, value its value
 // (at valueAt).
-func goBuildToolFlag(argv []string, j int, name, value string, valueAt int) *argvrules.Rejection {
+func goBuildToolFlag(argv []string, j int, name, value string, valueAt int) *Rejection {
 	word := argv[j]
 	if valueAt != j {
 		word += " " + value
@@ -191,27 +189,27 @@ func goBuildToolFlag(argv []string, j int, name, value string, valueAt int) *arg
 	if why == "" {
 		return nil
 	}
-	return argvrules.Reject("go.exec-flag", goPolicy, j, word, "argument %d %q %s", j, word, why)
+	return Reject("go.exec-flag", goPolicy, j, word, "argument %d %q %s", j, word, why)
 }
 
 // goToolOf names the tool each per-package build flag feeds.
 var goToolOf = map[string]string{"gcflags": "compiler", "ldflags": "linker", "asmflags": "assembler"}
 
 // goSubcommand applies the rules of one subcommand (argv[i] is its name).
-func goSubcommand(argv []string, i int, ctx argvrules.Context) *argvrules.Rejection {
+func goSubcommand(argv []string, i int, ctx Context) *Rejection {
 	sub, rest := argv[i], argv[i+1:]
 	for k, w := range rest {
 		j := i + 1 + k
 		name, _, _, isFlag := longName(w)
 		switch {
 		case sub == "env" && isFlag && (name == "w" || name == "u"):
-			return argvrules.Reject("go.env-write", goPolicy, j, w,
+			return Reject("go.env-write", goPolicy, j, w,
 				"argument %d %q makes go env write the user's go env file, which sets GOFLAGS, CC, GOTOOLCHAIN and other programs for later go commands", j, w)
 		case sub == "doc" && isFlag && name == "http":
-			return argvrules.Reject("go.exec-flag", goPolicy, j, w,
+			return Reject("go.exec-flag", goPolicy, j, w,
 				"argument %d %q makes go doc fetch and run a documentation server and open a web browser", j, w)
 		case sub == "run" && !isFlag && goRemoteVersion(w):
-			return argvrules.Reject("go.remote-run", goPolicy, j, w,
+			return Reject("go.remote-run", goPolicy, j, w,
 				"argument %d %q asks go run to build and run a module version fetched from the network, not repository code", j, w)
 		}
 	}
@@ -227,7 +225,7 @@ func goSubcommand(argv []string, i int, ctx argvrules.Context) *argvrules.Reject
 // goEditFile contains the file operand of go mod edit / go work edit
 // (argv[e] is "edit"): it names the go.mod or go.work file rewritten in
 // place, which may be any path. -json and -print only print.
-func goEditFile(argv []string, e int, ctx argvrules.Context) *argvrules.Rejection {
+func goEditFile(argv []string, e int, ctx Context) *Rejection {
 	for k := e + 1; k < len(argv); k++ {
 		if name, _, _, isFlag := longName(argv[k]); isFlag && (name == "json" || name == "print") {
 			return nil
@@ -251,7 +249,7 @@ func goRemoteVersion(w string) bool {
 // goTool checks go tool's first operand (a tool name) against goTools,
 // then the tool's own arguments (goToolArgs). "go tool" alone lists the
 // tools.
-func goTool(argv []string, i int, ctx argvrules.Context) *argvrules.Rejection {
+func goTool(argv []string, i int, ctx Context) *Rejection {
 	for j := i + 1; j < len(argv); j++ {
 		w := argv[j]
 		if _, _, _, isFlag := longName(w); isFlag {
@@ -260,10 +258,10 @@ func goTool(argv []string, i int, ctx argvrules.Context) *argvrules.Rejection {
 		why, std := goTools[w]
 		switch {
 		case !std:
-			return argvrules.Reject("go.external-tool", goPolicy, j, w,
+			return Reject("go.external-tool", goPolicy, j, w,
 				"argument %d %q is not a standard go tool, so go tool would run a module tool or another program of that name", j, w)
 		case why != "":
-			return argvrules.Reject("go.exec-tool", goPolicy, j, w,
+			return Reject("go.exec-tool", goPolicy, j, w,
 				"argument %d %q selects go tool %s, which %s (only the inspection tools addr2line, buildid, covdata, cover, nm, objdump, preprofile and test2json are allowed)", j, w, w, why)
 		}
 		return goToolArgs(argv, j, ctx)
@@ -277,7 +275,7 @@ func goTool(argv []string, i int, ctx argvrules.Context) *argvrules.Rejection {
 // buildid -w rewrites its operand in place (contained), and test2json
 // with a command operand runs that program. -o and profile outputs are
 // contained by goFlagScan.
-func goToolArgs(argv []string, t int, ctx argvrules.Context) *argvrules.Rejection {
+func goToolArgs(argv []string, t int, ctx Context) *Rejection {
 	tool, rest := argv[t], argv[t+1:]
 	hasO, write := false, false
 	html := -1
@@ -290,7 +288,7 @@ func goToolArgs(argv []string, t int, ctx argvrules.Context) *argvrules.Rejectio
 		case tool == "cover" && isFlag && name == "html":
 			html = j
 		case tool == "cover" && isFlag && (name == "pkgcfg" || name == "outfilelist"):
-			return argvrules.Reject("go.exec-flag", goPolicy, j, w,
+			return Reject("go.exec-flag", goPolicy, j, w,
 				"argument %d %q makes go tool cover read a configuration naming the files it writes", j, w)
 		case tool == "buildid" && isFlag && name == "w":
 			write = true
@@ -298,7 +296,7 @@ func goToolArgs(argv []string, t int, ctx argvrules.Context) *argvrules.Rejectio
 	}
 	switch {
 	case html >= 0 && !hasO:
-		return argvrules.Reject("go.exec-flag", goPolicy, html, argv[html],
+		return Reject("go.exec-flag", goPolicy, html, argv[html],
 			"argument %d %q without -o makes go tool cover write a temporary file and open a web browser on it (add -o FILE.html)", html, argv[html])
 	case write:
 		for _, k := range operandsAfter(argv, t) {
@@ -315,7 +313,7 @@ func goToolArgs(argv []string, t int, ctx argvrules.Context) *argvrules.Rejectio
 // goTest2JSON refuses go tool test2json with a command: test2json
 // [-p pkg] [-t] [cmd args] runs cmd (flag package parsing: the first
 // non-flag word ends the flags).
-func goTest2JSON(argv []string, t int) *argvrules.Rejection {
+func goTest2JSON(argv []string, t int) *Rejection {
 	for j := t + 1; j < len(argv); j++ {
 		w := argv[j]
 		if w == "--" {
@@ -336,7 +334,7 @@ func goTest2JSON(argv []string, t int) *argvrules.Rejection {
 	return nil
 }
 
-func goTest2JSONCommand(argv []string, j int) *argvrules.Rejection {
-	return argvrules.Reject("go.exec-tool", goPolicy, j, argv[j],
+func goTest2JSONCommand(argv []string, j int) *Rejection {
+	return Reject("go.exec-tool", goPolicy, j, argv[j],
 		"argument %d %q is a command for go tool test2json, which runs it (pipe go test output into test2json instead, or use go test -json)", j, argv[j])
 }

@@ -1,10 +1,8 @@
-package programs
+package argvrules
 
 import (
 	"sort"
 	"strings"
-
-	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 )
 
 const nodePolicy = "package manager runs a program"
@@ -118,10 +116,10 @@ func nodeCommands(argv []string) []int {
 }
 
 // nodeScan refuses any risky option word anywhere in argv.
-func nodeScan(family string, argv []string) *argvrules.Rejection {
+func nodeScan(family string, argv []string) *Rejection {
 	for j := 1; j < len(argv); j++ {
 		if key, bad := nodeRiskOption(argv[j]); bad {
-			return argvrules.Reject(family+".exec-option", nodePolicy, j, argv[j],
+			return Reject(family+".exec-option", nodePolicy, j, argv[j],
 				"argument %d %q sets %s, which %s", j, argv[j], key, nodeRiskKeys[key])
 		}
 	}
@@ -154,7 +152,7 @@ var npmInitAliases = map[string]bool{"init": true, "create": true, "innit": true
 // allowed: package scripts and install scripts are delegated authority,
 // as are --global installs into the global prefix and npm config set of
 // keys that name no program (they write the user's ~/.npmrc).
-func Npm(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+func Npm(argv []string, ctx Context) *Rejection {
 	if r := nodeScan("npm", argv); r != nil {
 		return r
 	}
@@ -169,23 +167,23 @@ func Npm(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 	return nil
 }
 
-func npmCommand(argv []string, j int) *argvrules.Rejection {
+func npmCommand(argv []string, j int) *Rejection {
 	cmd, amb := npmResolve(argv[j])
 	if len(amb) > 1 {
-		return argvrules.Reject("npm.exec-command", nodePolicy, j, argv[j],
+		return Reject("npm.exec-command", nodePolicy, j, argv[j],
 			"argument %d %q is an abbreviation npm may resolve to a command that runs a program (%s)", j, argv[j], strings.Join(amb, ", "))
 	}
 	if why, bad := npmCommandRisks[cmd]; bad {
-		return argvrules.Reject("npm.exec-command", nodePolicy, j, argv[j], "argument %d %q is npm %s, which %s", j, argv[j], cmd, why)
+		return Reject("npm.exec-command", nodePolicy, j, argv[j], "argument %d %q is npm %s, which %s", j, argv[j], cmd, why)
 	}
 	ops := operandsAfter(argv, j)
 	switch {
 	case npmInitAliases[cmd] && len(ops) > 0:
 		k := ops[0]
-		return argvrules.Reject("npm.exec-command", nodePolicy, k, argv[k],
+		return Reject("npm.exec-command", nodePolicy, k, argv[k],
 			"argument %d %q names an initializer for npm %s, which downloads and runs the package create-%s", k, argv[k], cmd, strings.TrimPrefix(argv[k], "create-"))
 	case cmd == "help" && len(ops) > 0:
-		return argvrules.Reject("npm.exec-command", nodePolicy, j, argv[j],
+		return Reject("npm.exec-command", nodePolicy, j, argv[j],
 			"argument %d %q with a topic runs man or a web browser to show the page", j, argv[j])
 	case cmd == "config" || cmd == "set":
 		return nodeConfig("npm", argv, j)
@@ -241,27 +239,27 @@ func operandsAfter(argv []string, j int) []int {
 
 // nodeConfig refuses configuration edits that run an editor or write a
 // program key into an npmrc/yarnrc for later runs.
-func nodeConfig(family string, argv []string, j int) *argvrules.Rejection {
+func nodeConfig(family string, argv []string, j int) *Rejection {
 	ops := operandsAfter(argv, j)
 	if len(ops) > 0 && (argv[ops[0]] == "edit" || argv[ops[0]] == "e") {
 		k := ops[0]
-		return argvrules.Reject(family+".exec-command", nodePolicy, k, argv[k], "argument %d %q runs an editor on the configuration file", k, argv[k])
+		return Reject(family+".exec-command", nodePolicy, k, argv[k], "argument %d %q runs an editor on the configuration file", k, argv[k])
 	}
 	// Writes go to the user's configuration (~/.npmrc and the like),
 	// outside the working directory, and steer every later command: refuse
 	// them whatever the key (the red team showed the pip equivalent).
 	if argv[j] == "set" {
-		return argvrules.Reject(family+".config-write", nodePolicy, j, argv[j], "argument %d %q writes the user configuration, which later commands read", j, argv[j])
+		return Reject(family+".config-write", nodePolicy, j, argv[j], "argument %d %q writes the user configuration, which later commands read", j, argv[j])
 	}
 	if len(ops) > 0 && configWriteVerbs[argv[ops[0]]] {
 		k := ops[0]
-		return argvrules.Reject(family+".config-write", nodePolicy, k, argv[k], "argument %d %q writes the user configuration, which later commands read", k, argv[k])
+		return Reject(family+".config-write", nodePolicy, k, argv[k], "argument %d %q writes the user configuration, which later commands read", k, argv[k])
 	}
 	for _, k := range ops {
 		w := strings.ToLower(argv[k])
 		for _, key := range nodeRiskKeyList {
 			if strings.Contains(w, key) || strings.Contains(w, strings.ReplaceAll(key, "-", "")) {
-				return argvrules.Reject(family+".config-write", nodePolicy, k, argv[k],
+				return Reject(family+".config-write", nodePolicy, k, argv[k],
 					"argument %d %q names the configuration key %s, which %s, in a configuration command", k, argv[k], key, nodeRiskKeys[key])
 			}
 		}
@@ -275,9 +273,9 @@ var configWriteVerbs = map[string]bool{"set": true, "delete": true, "del": true,
 
 // Npx is the recognizer of npx and pnpx: they exist to download and run
 // packages, so every invocation is refused.
-func Npx(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+func Npx(argv []string, ctx Context) *Rejection {
 	name := baseName(argv)
-	return argvrules.Reject("npx.categorical", nodePolicy, 0, name,
+	return Reject("npx.categorical", nodePolicy, 0, name,
 		"%s downloads and runs packages by name; use npm run NAME for the package's own scripts", name)
 }
 
@@ -307,7 +305,7 @@ var pnpmCommandRisks = map[string]string{
 // which runs any program on PATH; use pnpm run NAME for scripts.
 // Contained to the working directory: -C/--dir and the store, cache,
 // modules and pack directories (pnpmOutputs).
-func Pnpm(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+func Pnpm(argv []string, ctx Context) *Rejection {
 	if r := nodeScan("pnpm", argv); r != nil {
 		return r
 	}
@@ -317,7 +315,7 @@ func Pnpm(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 	cands := nodeCommands(argv)
 	for _, j := range cands {
 		if why, bad := pnpmCommandRisks[argv[j]]; bad {
-			return argvrules.Reject("pnpm.exec-command", nodePolicy, j, argv[j], "argument %d %q is pnpm %s, which %s", j, argv[j], argv[j], why)
+			return Reject("pnpm.exec-command", nodePolicy, j, argv[j], "argument %d %q is pnpm %s, which %s", j, argv[j], argv[j], why)
 		}
 	}
 	for _, j := range cands {
@@ -332,7 +330,7 @@ func Pnpm(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 		return nil
 	}
 	j := cands[0]
-	return argvrules.Reject("pnpm.unknown-command", nodePolicy, j, argv[j],
+	return Reject("pnpm.unknown-command", nodePolicy, j, argv[j],
 		"argument %d %q is not a pnpm built-in command, and pnpm runs an unknown name as pnpm exec (any program on PATH) when no script matches; use pnpm run %s", j, argv[j], argv[j])
 }
 
@@ -350,7 +348,7 @@ var yarnCommandRisks = map[string]string{
 // scripts or binaries installed in node_modules/.bin: delegated.
 // Contained to the working directory: --cwd, the cache, modules, global
 // and link folders, and yarn pack's --filename/--out (yarnOutputs).
-func Yarn(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+func Yarn(argv []string, ctx Context) *Rejection {
 	if r := nodeScan("yarn", argv); r != nil {
 		return r
 	}
@@ -359,7 +357,7 @@ func Yarn(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 	}
 	for _, j := range nodeCommands(argv) {
 		if why, bad := yarnCommandRisks[argv[j]]; bad {
-			return argvrules.Reject("yarn.exec-command", nodePolicy, j, argv[j], "argument %d %q is yarn %s, which %s", j, argv[j], argv[j], why)
+			return Reject("yarn.exec-command", nodePolicy, j, argv[j], "argument %d %q is yarn %s, which %s", j, argv[j], argv[j], why)
 		}
 		if argv[j] == "config" {
 			return nodeConfig("yarn", argv, j)

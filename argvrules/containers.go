@@ -1,9 +1,7 @@
-package programs
+package argvrules
 
 import (
 	"strings"
-
-	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 )
 
 const containerPolicy = "container or cluster command that runs code or changes state"
@@ -71,7 +69,7 @@ var composeValueFlags = set("-f", "--file", "-p", "--project-name", "--project-d
 // -v/--version and -h/--help before the command (every other global
 // option selects a daemon, context, configuration or runtime program);
 // then a read-only command.
-func (e *engineCLI) check(argv []string) *argvrules.Rejection {
+func (e *engineCLI) check(argv []string) *Rejection {
 	i := 1
 	for ; i < len(argv) && strings.HasPrefix(argv[i], "-"); i++ {
 		w := argv[i]
@@ -82,7 +80,7 @@ func (e *engineCLI) check(argv []string) *argvrules.Rejection {
 			i++
 		case strings.HasPrefix(w, "--log-level="):
 		default:
-			return argvrules.Reject(e.family+".global-option", containerPolicy, i, w,
+			return Reject(e.family+".global-option", containerPolicy, i, w,
 				"argument %d %q is a %s global option other than --debug/--log-level; global options select the daemon (%s), context, client configuration (credential helper programs) or runtime programs", i, w, e.family, name)
 		}
 	}
@@ -92,7 +90,7 @@ func (e *engineCLI) check(argv []string) *argvrules.Rejection {
 	cmd := argv[i]
 	subs, ok := e.readOnly[cmd]
 	if !ok {
-		return argvrules.Reject(e.family+".command", containerPolicy, i, cmd,
+		return Reject(e.family+".command", containerPolicy, i, cmd,
 			"argument %d %q is %s %s, which is not a read-only listing or inspection command (run, exec, create, start, build, cp, compose up, pull and the like execute code or change state)", i, cmd, e.family, cmd)
 	}
 	if subs == nil {
@@ -108,20 +106,20 @@ func (e *engineCLI) check(argv []string) *argvrules.Rejection {
 		return nil // "docker image" alone prints usage
 	}
 	if !subs[argv[j]] {
-		return argvrules.Reject(e.family+".command", containerPolicy, j, argv[j],
+		return Reject(e.family+".command", containerPolicy, j, argv[j],
 			"argument %d %q is %s %s %s, which is not a read-only listing or inspection command", j, argv[j], e.family, cmd, argv[j])
 	}
 	return e.scanTail(argv, j+1)
 }
 
 // scanTail refuses daemon-selecting options after the command.
-func (e *engineCLI) scanTail(argv []string, from int) *argvrules.Rejection {
+func (e *engineCLI) scanTail(argv []string, from int) *Rejection {
 	for j := from; j < len(argv); j++ {
 		w := argv[j]
 		if w == "-H" || strings.HasPrefix(w, "--host") || strings.HasPrefix(w, "--context") ||
 			w == "--config" || strings.HasPrefix(w, "--config=") || strings.HasPrefix(w, "--url") ||
 			strings.HasPrefix(w, "--connection") || strings.HasPrefix(w, "--remote") {
-			return argvrules.Reject(e.family+".global-option", containerPolicy, j, w,
+			return Reject(e.family+".global-option", containerPolicy, j, w,
 				"argument %d %q selects a daemon endpoint or client configuration", j, w)
 		}
 	}
@@ -135,7 +133,7 @@ func (e *engineCLI) scanTail(argv []string, from int) *argvrules.Rejection {
 // option but --debug/--log-level; run, exec, create, start, build, cp,
 // compose up, pull, login, plugins and every other command are refused, as
 // are -H/--host, -c/--context and --config in any position.
-func Docker(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+func Docker(argv []string, ctx Context) *Rejection {
 	return dockerCLI.check(argv)
 }
 
@@ -143,7 +141,7 @@ func Docker(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 // podman's read-only commands; every global option but --debug and
 // --log-level is refused (they select a remote service, storage roots,
 // or programs such as --runtime and --conmon).
-func Podman(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+func Podman(argv []string, ctx Context) *Rejection {
 	return podmanCLI.check(argv)
 }
 
@@ -185,7 +183,7 @@ var kubectlOutputFlags = map[string]outKind{
 // --profile-output, --log-file, --cache-dir, --log-dir and
 // --output-directory must stay inside the working directory. The default
 // kubeconfig, including its credential exec plugins, is delegated.
-func Kubectl(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+func Kubectl(argv []string, ctx Context) *Rejection {
 	var ops []int
 	for j := 1; j < len(argv); j++ {
 		w := argv[j]
@@ -198,7 +196,7 @@ func Kubectl(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 		}
 		flag, value, hasValue := strings.Cut(w, "=")
 		if kubectlRefusedFlags[flag] || kubectlClusterServer(w) {
-			return argvrules.Reject("kubectl.global-option", containerPolicy, j, w,
+			return Reject("kubectl.global-option", containerPolicy, j, w,
 				"argument %d %q selects another API server or a kubeconfig/kuberc file, which can name credential programs and aliases", j, w)
 		}
 		if kind, ok := kubectlOutputFlags[flag]; ok {
@@ -220,7 +218,7 @@ func Kubectl(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 			continue // short cluster such as -oyaml, -Ao
 		}
 		if len(ops) == 0 && !hasValue && !kubectlBoolFlag(flag) {
-			return argvrules.Reject("kubectl.unknown-option", "kubectl option grammar", j, w,
+			return Reject("kubectl.unknown-option", "kubectl option grammar", j, w,
 				"argument %d %q comes before the command and may take the next word as its value, so the command cannot be known (write it as %s=VALUE or after the command)", j, w, flag)
 		}
 	}
@@ -230,11 +228,11 @@ func Kubectl(argv []string, ctx argvrules.Context) *argvrules.Rejection {
 	cmd := argv[ops[0]]
 	subs, ok := kubectlReadOnly[cmd]
 	if !ok {
-		return argvrules.Reject("kubectl.command", containerPolicy, ops[0], cmd,
+		return Reject("kubectl.command", containerPolicy, ops[0], cmd,
 			"argument %d %q is kubectl %s, which is not a read-only command (exec, run, debug, cp, apply, create, port-forward, proxy, attach, plugins and the like run code or change state)", ops[0], cmd, cmd)
 	}
 	if subs != nil && len(ops) > 1 && !subs[argv[ops[1]]] {
-		return argvrules.Reject("kubectl.command", containerPolicy, ops[1], argv[ops[1]],
+		return Reject("kubectl.command", containerPolicy, ops[1], argv[ops[1]],
 			"argument %d %q is kubectl %s %s, which is not a read-only command", ops[1], argv[ops[1]], cmd, argv[ops[1]])
 	}
 	return nil

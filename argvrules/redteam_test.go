@@ -1,12 +1,10 @@
-package programs
+package argvrules
 
 import (
 	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
-
-	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 )
 
 // redTeamRows are the argv a red team found allowed although the real
@@ -243,9 +241,8 @@ func redTeamDir(t testing.TB) string {
 
 func TestRedTeam(t *testing.T) {
 	ctx := pinCtx(t, redTeamDir(t))
-	fams := Families()
 	for _, r := range redTeamRows {
-		expectRule(t, fams, ctx, r.argv, r.rule)
+		expectRule(t, ctx, r.argv, r.rule)
 	}
 }
 
@@ -262,7 +259,7 @@ func TestMakeUnknownDir(t *testing.T) {
 		{a("make", "-f", "/dev/stdin"), "make.stdin-makefile"},
 		{a("make", "all"), ""},
 	} {
-		got := Make(tc.argv, argvrules.Context{})
+		got := Make(tc.argv, Context{})
 		if (got == nil) != (tc.rule == "") || (got != nil && got.Rule != tc.rule) {
 			t.Errorf("%q: want %q, got %v", tc.argv, tc.rule, got)
 		}
@@ -303,7 +300,6 @@ func TestSplitQuotedFields(t *testing.T) {
 // TestNodeConfigWritesRefused: config writes land in the user's
 // configuration outside the working directory and steer later commands.
 func TestNodeConfigWritesRefused(t *testing.T) {
-	fams := Families()
 	for _, argv := range [][]string{
 		{"npm", "config", "set", "registry", "http://127.0.0.1:9/"},
 		{"npm", "set", "registry=http://127.0.0.1:9/"},
@@ -311,12 +307,12 @@ func TestNodeConfigWritesRefused(t *testing.T) {
 		{"pnpm", "config", "set", "store-dir", "x"},
 		{"yarn", "config", "set", "registry", "x"},
 	} {
-		if r := fams[FamilyOf(argv[0])](argv, pinCtx(t, t.TempDir())); r == nil {
+		if r := recOf(famName(argv[0]))(argv, pinCtx(t, t.TempDir())); r == nil {
 			t.Errorf("%q allowed", argv)
 		}
 	}
 	for _, argv := range [][]string{{"npm", "config", "get", "registry"}, {"npm", "config", "list"}} {
-		if r := fams["npm"](argv, pinCtx(t, t.TempDir())); r != nil {
+		if r := recOf("npm")(argv, pinCtx(t, t.TempDir())); r != nil {
 			t.Errorf("%q refused: %s", argv, r.Message)
 		}
 	}

@@ -1,10 +1,8 @@
-package programs
+package argvrules
 
 import (
-	"fmt"
 	"strings"
 
-	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 )
 
@@ -26,8 +24,8 @@ type getoptProgram struct {
 	family  string // reason-code prefix, e.g. "wget"
 	policy  string // policy text for refused options
 	grammar string // policy text for grammar errors
-	table   *argvrules.Table
-	order   argvrules.Ordering
+	table   *Table
+	order   Ordering
 	// exact is true for programs whose parser has no abbreviations (clap,
 	// curl): an abbreviation the engine resolves is an unknown option there.
 	exact bool
@@ -35,10 +33,10 @@ type getoptProgram struct {
 	// values "-" (standard output) and "/dev/null" are always accepted.
 	outputs map[string]outKind
 	// operand, when set, judges each operand (make's variable assignments).
-	operand func(argv []string, ev *argvrules.Event) *argvrules.Rejection
+	operand func(argv []string, ev *Event) *Rejection
 	// value, when set, judges each option value beyond Risk and outputs
 	// (make -f -).
-	value func(ev *argvrules.Event) *argvrules.Rejection
+	value func(ev *Event) *Rejection
 }
 
 // check parses argv[1:] and returns the first refusal in argv order: a
@@ -46,7 +44,7 @@ type getoptProgram struct {
 // path outside ctx.Dir, a refused operand; then the first grammar error.
 // Risky options before a grammar error are reported even though the real
 // program would stop with a usage error: that error is not relied on.
-func (g *getoptProgram) check(argv []string, ctx argvrules.Context) *argvrules.Rejection {
+func (g *getoptProgram) check(argv []string, ctx Context) *Rejection {
 	if len(argv) == 0 {
 		return nil
 	}
@@ -63,20 +61,20 @@ func (g *getoptProgram) check(argv []string, ctx argvrules.Context) *argvrules.R
 	return nil
 }
 
-func (g *getoptProgram) event(argv []string, ctx argvrules.Context, ev *argvrules.Event) *argvrules.Rejection {
-	if ev.Kind == argvrules.OperandEvent {
+func (g *getoptProgram) event(argv []string, ctx Context, ev *Event) *Rejection {
+	if ev.Kind == OperandEvent {
 		if g.operand != nil {
 			return g.operand(argv, ev)
 		}
 		return nil
 	}
 	if g.exact && ev.Abbrev {
-		return argvrules.Reject(g.family+".unknown-option", g.grammar, ev.Index, ev.Word,
+		return Reject(g.family+".unknown-option", g.grammar, ev.Index, ev.Word,
 			"argument %d %q abbreviates %s, but %s accepts only exact long option names (only known options are allowed)",
 			ev.Index, ev.Word, ev.Opt.Display(), g.table.Program)
 	}
 	if ev.Opt.Risky(ev.HasValue) {
-		return optionRejection(ev, g.policy)
+		return optionRejection(ev, g.policy, "")
 	}
 	if kind := g.outputs[optKey(ev.Opt)]; kind != 0 && ev.HasValue {
 		if r := outputValue(ctx, g.family, ev, kind); r != nil {
@@ -90,7 +88,7 @@ func (g *getoptProgram) event(argv []string, ctx argvrules.Context, ev *argvrule
 }
 
 // optKey is the identity used in getoptProgram.outputs.
-func optKey(o *argvrules.Option) string {
+func optKey(o *Option) string {
 	switch {
 	case o.Key != "":
 		return o.Key
@@ -99,64 +97,6 @@ func optKey(o *argvrules.Option) string {
 	default:
 		return string(o.Short)
 	}
-}
-
-// describe says how argv word ev.Word selects ev.Opt.
-func describe(ev *argvrules.Event) string {
-	canon := ev.Opt.Display()
-	switch {
-	case ev.Abbrev:
-		return fmt.Sprintf("argument %d %q is an abbreviation of %s", ev.Index, ev.Word, canon)
-	case ev.Cluster:
-		return fmt.Sprintf("argument %d %q contains %s (%s) in a short-option cluster", ev.Index, ev.Word, ev.Name, canon)
-	case canon != ev.Name && !strings.HasPrefix(ev.Name, "--"):
-		return fmt.Sprintf("argument %d %q is %s (%s)", ev.Index, ev.Word, ev.Name, canon)
-	default:
-		return fmt.Sprintf("argument %d %q selects %s", ev.Index, ev.Word, canon)
-	}
-}
-
-// optionRejection refuses a risky option event with its Rule and Risk.
-func optionRejection(ev *argvrules.Event, policy string) *argvrules.Rejection {
-	return argvrules.Reject(ev.Opt.Rule, policy, ev.Index, ev.Word, "%s, which %s", describe(ev), ev.Opt.Risk)
-}
-
-// grammarRejection refuses an argv the grammar does not accept. For an
-// ambiguous abbreviation whose candidates include a risky option the
-// message names the risky reading. exact programs (no abbreviations) see
-// every non-exact long name as unknown.
-func grammarRejection(family, policy, grammar string, e *argvrules.ParseError, exact bool) *argvrules.Rejection {
-	if e.Kind == argvrules.ErrAmbiguous {
-		names := make([]string, 0, len(e.Candidates))
-		var risky []string
-		for _, c := range e.Candidates {
-			names = append(names, c.Display())
-			if c.Risk != "" {
-				risky = append(risky, c.Display()+" "+c.Risk)
-			}
-		}
-		if exact {
-			return argvrules.Reject(family+".unknown-option", grammar, e.Index, e.Word,
-				"argument %d %q is not an exact option name, and %s accepts no abbreviations (only known options are allowed)",
-				e.Index, e.Word, e.Program)
-		}
-		detail := fmt.Sprintf("argument %d %q is an ambiguous abbreviation in %s: it could be %s",
-			e.Index, e.Word, e.Program, strings.Join(names, ", "))
-		pol := grammar
-		if len(risky) > 0 {
-			detail += "; the reading " + strings.Join(risky, "; the reading ")
-			pol = policy
-		}
-		return argvrules.Reject(family+".ambiguous-option", pol, e.Index, e.Word, "%s", detail)
-	}
-	rule := family + ".unknown-option"
-	switch e.Kind {
-	case argvrules.ErrMissingValue:
-		rule = family + ".missing-value"
-	case argvrules.ErrUnexpectedValue:
-		rule = family + ".unexpected-value"
-	}
-	return argvrules.Reject(rule, grammar, e.Index, e.Word, "%s (only known options are allowed)", e.Error())
 }
 
 // harmlessOutput reports whether an output value needs no containment:
@@ -171,7 +111,7 @@ func harmlessOutput(v string) bool {
 }
 
 // outputValue checks the path named by an output option's value.
-func outputValue(ctx argvrules.Context, family string, ev *argvrules.Event, kind outKind) *argvrules.Rejection {
+func outputValue(ctx Context, family string, ev *Event, kind outKind) *Rejection {
 	if harmlessOutput(ev.Value) {
 		return nil
 	}
@@ -184,7 +124,7 @@ func outputValue(ctx argvrules.Context, family string, ev *argvrules.Event, kind
 
 // outputPath checks an output path of the given kind with the one
 // containment check, redirect.ProbeWrite.
-func outputPath(ctx argvrules.Context, family string, index int, arg, p string, kind outKind) *argvrules.Rejection {
+func outputPath(ctx Context, family string, index int, arg, p string, kind outKind) *Rejection {
 	const policy = "output path outside the working directory"
 	k := map[outKind]redirect.Kind{outFile: redirect.File, outDir: redirect.Dir, outAny: redirect.FileOrDir}[kind]
 	err := redirect.ProbeWrite(ctx.Dir, p, k)
@@ -195,20 +135,8 @@ func outputPath(ctx argvrules.Context, family string, index int, arg, p string, 
 	if kind == outDir {
 		what = "writes into the directory"
 	}
-	return argvrules.Reject(family+".output-path", policy, index, arg,
+	return Reject(family+".output-path", policy, index, arg,
 		"argument %d %q %s %q, which must stay inside the working directory (%s)", index, arg, what, p, err.Error())
-}
-
-// baseName returns the last path element of argv[0] ("" for empty argv).
-func baseName(argv []string) string {
-	if len(argv) == 0 {
-		return ""
-	}
-	s := argv[0]
-	if i := strings.LastIndexAny(s, `/\`); i >= 0 {
-		s = s[i+1:]
-	}
-	return s
 }
 
 // longName splits a Go-flag or nopt style option word ("-name",

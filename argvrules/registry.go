@@ -1,0 +1,154 @@
+package argvrules
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/argvrules/git"
+)
+
+// Family is one program family: the executables it covers and the
+// recognizer that judges their argv. Rows are data; everything else
+// (FamilyOf, the policy's lookup, the fuzz seeds, the table tests, the
+// "README names every family" test) is derived from the registry.
+type Family struct {
+	// Name is the family's name and the prefix of its reason codes
+	// ("tar" → "tar.exec-option").
+	Name string
+	// Programs are the executable basenames the family covers: the
+	// program's own name and the names distributions install it under.
+	Programs []string
+	// Also, when set, covers further basenames by shape (pip3.12,
+	// go1.22.3, git-upload-pack).
+	Also func(base string) bool
+	// Recognize judges one stage.
+	Recognize Recognizer
+	// Source names what the grammar follows (program versions, man page
+	// sections, source files).
+	Source string
+
+	// The facts below are for the kernel sandbox, which confines each stage
+	// by what its family legitimately needs; each carries its source.
+
+	// Exec lists programs the family legitimately executes besides its own
+	// binary (tar's compressors, git's git-core programs).
+	Exec []string
+	// Network reports whether the family's everyday job is the network.
+	Network bool
+	// Caches are directories outside the working directory the family
+	// writes as part of its everyday job (GOCACHE, ~/.npm).
+	Caches []string
+	// Env, when set, returns environment entries a stage of this family
+	// needs beyond the minimal child environment (git's hardening
+	// configuration); they override delegated values of the same name.
+	Env func() []string
+}
+
+// registry is every family, in the order the README lists them. Adding a
+// recognizer is one file with its function and one row here.
+var registry = []Family{
+	{Name: "find", Programs: []string{"find", "gfind", "bfind"}, Recognize: Find, Source: "GNU findutils 4.9 find(1)"},
+	{Name: "awk", Programs: []string{"awk", "gawk", "mawk", "nawk"}, Recognize: Awk, Source: "gawk 5.2 and mawk 1.3.4 grammars"},
+	{Name: "sort", Programs: []string{"sort", "gsort"}, Recognize: Sort, Source: "GNU coreutils 9.1 sort long_options"},
+	{Name: "tar", Programs: []string{"tar", "gtar", "bsdtar"}, Recognize: Tar, Source: "GNU tar 1.34 and bsdtar 3.7 grammars"},
+	{Name: "git", Programs: []string{"git"}, Also: isGitDashed, Recognize: checkGit, Env: git.ChildConfig, Source: "git 2.53 ∪ 2.39 parse-options (package git)"},
+	{Name: "rg", Programs: []string{"rg"}, Recognize: Rg, Source: "ripgrep 13/14 flag definitions"},
+	{Name: "split", Programs: []string{"split", "gsplit"}, Recognize: Split, Source: "GNU coreutils 9.1 split --help"},
+	{Name: "sdiff", Programs: []string{"sdiff", "gsdiff"}, Recognize: Sdiff, Source: "GNU diffutils 3.8 sdiff"},
+	{Name: "diff3", Programs: []string{"diff3", "gdiff3"}, Recognize: Diff3, Source: "GNU diffutils 3.8 diff3"},
+	{Name: "wget", Programs: []string{"wget"}, Recognize: Wget, Source: "GNU Wget 1.21 wget --help"},
+	{Name: "curl", Programs: []string{"curl"}, Recognize: Curl, Source: "curl 7.88 curl --help all"},
+	{Name: "make", Programs: []string{"make", "gmake"}, Recognize: Make, Source: "GNU make 4.3/4.4 make(1)"},
+	{Name: "go", Programs: []string{"go"}, Also: isGoRelease, Recognize: Go, Source: "go 1.22–1.26 cmd/go flag sets"},
+	{Name: "npm", Programs: []string{"npm"}, Recognize: Npm, Source: "npm 9–11 nopt definitions"},
+	{Name: "npx", Programs: []string{"npx", "pnpx"}, Recognize: Npx, Source: "npm 9–11 npx"},
+	{Name: "pnpm", Programs: []string{"pnpm"}, Recognize: Pnpm, Source: "pnpm 8–9 CLI"},
+	{Name: "yarn", Programs: []string{"yarn", "yarnpkg"}, Recognize: Yarn, Source: "yarn 1.x and berry CLIs"},
+	{Name: "pip", Programs: []string{"pip", "pip3"}, Also: isPipVersion, Recognize: Pip, Source: "pip 23–24 optparse command table"},
+	{Name: "cargo", Programs: []string{"cargo"}, Recognize: Cargo, Source: "cargo 1.7x–1.9x clap definitions"},
+	{Name: "zip", Programs: []string{"zip"}, Recognize: Zip, Source: "Info-ZIP zip 3.0"},
+	{Name: "docker", Programs: []string{"docker"}, Recognize: Docker, Source: "docker CLI 24–28 (cobra)"},
+	{Name: "podman", Programs: []string{"podman"}, Recognize: Podman, Source: "podman 4–5 (cobra)"},
+	{Name: "kubectl", Programs: []string{"kubectl"}, Recognize: Kubectl, Source: "kubectl 1.2x–1.3x (cobra)"},
+	{Name: "file", Programs: []string{"file"}, Recognize: File, Source: "file 5.4x file(1)"},
+}
+
+// byProgram maps every listed basename to its family.
+var byProgram = func() map[string]*Family {
+	m := map[string]*Family{}
+	for i := range registry {
+		f := &registry[i]
+		for _, p := range f.Programs {
+			if m[p] != nil {
+				panic("argvrules: program " + p + " is in two families")
+			}
+			m[p] = f
+		}
+	}
+	return m
+}()
+
+// FamilyOf returns the family of an executable basename (as produced by
+// path.Base of argv[0]), or nil when no family covers it. The Family is
+// the registry's own row: read it, never modify it. The comparison
+// is exact (case-sensitive), plus each family's Also shapes.
+func FamilyOf(base string) *Family {
+	if f := byProgram[base]; f != nil {
+		return f
+	}
+	for i := range registry {
+		if f := &registry[i]; f.Also != nil && f.Also(base) {
+			return f
+		}
+	}
+	return nil
+}
+
+// Check judges one stage: the recognizer of argv[0]'s family, or nil when
+// no family covers argv[0] (the policy then allows it by name alone).
+func Check(argv []string, ctx Context) *Rejection {
+	if len(argv) == 0 {
+		return nil
+	}
+	f := FamilyOf(path.Base(argv[0]))
+	if f == nil {
+		return nil
+	}
+	return f.Recognize(argv, ctx)
+}
+
+// Names returns every family name, in registry order.
+func Names() []string {
+	out := make([]string, len(registry))
+	for i, f := range registry {
+		out[i] = f.Name
+	}
+	return out
+}
+
+// isGitDashed: git's "git-NAME" programs (git-upload-pack, ...) are the
+// dashed form of a subcommand (git.c cmd_main).
+func isGitDashed(base string) bool { return strings.HasPrefix(base, "git-") }
+
+// isPipVersion: pip followed by a Python version (pip3.12, pip2).
+func isPipVersion(base string) bool {
+	v, ok := strings.CutPrefix(base, "pip")
+	return ok && v != "" && strings.Trim(v, "0123456789.") == ""
+}
+
+// isGoRelease: golang.org/dl wrappers (go1.22.3, go1.23rc1) run that go
+// release.
+func isGoRelease(base string) bool {
+	v, ok := strings.CutPrefix(base, "go1")
+	return ok && strings.Trim(v, "0123456789.rcbeta") == ""
+}
+
+// familyNamed returns the registry row named name (tests, seeds).
+func familyNamed(name string) *Family {
+	i := slices.IndexFunc(registry, func(f Family) bool { return f.Name == name })
+	if i < 0 {
+		return nil
+	}
+	return &registry[i]
+}

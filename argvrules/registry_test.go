@@ -1,0 +1,95 @@
+package argvrules
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// recOf is the recognizer of the family named name.
+func recOf(name string) Recognizer {
+	if f := familyNamed(name); f != nil {
+		return f.Recognize
+	}
+	return nil
+}
+
+// famName is FamilyOf(base)'s name, or "".
+func famName(base string) string {
+	if f := FamilyOf(base); f != nil {
+		return f.Name
+	}
+	return ""
+}
+
+func TestFamilyOf(t *testing.T) {
+	for base, want := range map[string]string{
+		"find": "find", "gfind": "find", "bfind": "find", "awk": "awk", "gawk": "awk",
+		"mawk": "awk", "nawk": "awk", "sort": "sort", "gsort": "sort", "tar": "tar",
+		"gtar": "tar", "bsdtar": "tar", "git": "git", "git-upload-pack": "git", "Tar": "",
+		"rg": "rg", "gmake": "make", "pip3": "pip", "pip3.12": "pip", "pip2": "pip",
+		"pipx": "", "yarnpkg": "yarn", "pnpx": "npx", "ripgrep": "", "Make": "", "grep": "",
+		"": "", "pip.": "pip", "go1.22.3": "go", "go1.23rc1": "go", "gofmt": "", "go1": "go", "goimports": "",
+	} {
+		if got := famName(base); got != want {
+			t.Errorf("FamilyOf(%q) = %q, want %q", base, got, want)
+		}
+	}
+}
+
+// TestRegistryRows: every row is complete, names are unique and name no
+// program twice (the registry's init panics on the latter).
+func TestRegistryRows(t *testing.T) {
+	seen := map[string]bool{}
+	for _, f := range registry {
+		if f.Name == "" || len(f.Programs) == 0 || f.Recognize == nil || f.Source == "" {
+			t.Errorf("incomplete row %+v", f)
+		}
+		if seen[f.Name] {
+			t.Errorf("family %q registered twice", f.Name)
+		}
+		seen[f.Name] = true
+		for _, p := range f.Programs {
+			if FamilyOf(p) != familyNamed(f.Name) {
+				t.Errorf("FamilyOf(%q) is not %s", p, f.Name)
+			}
+		}
+	}
+}
+
+func TestRecognizersTolerateEmptyArgv(t *testing.T) {
+	for _, f := range registry {
+		name := f.Programs[0]
+		for _, argv := range [][]string{nil, {}, {""}, {name}, {name, ""}, {name, "-"}, {name, "--"}} {
+			_ = f.Recognize(argv, Context{})
+		}
+		if r := f.Recognize(nil, Context{}); r != nil && (r.Rule == "" || r.Message == "") {
+			t.Errorf("%s(nil) = malformed %+v", f.Name, r)
+		}
+	}
+}
+
+func TestCheckJudgesPathArgv0(t *testing.T) {
+	if r := Check([]string{"/usr/bin/gtar", "-I", "sh"}, Context{}); r == nil || !strings.Contains(r.Message, "-I") {
+		t.Errorf("path argv[0] not handled: %+v", r)
+	}
+	if r := Check([]string{"/usr/bin/true", "--exec"}, Context{}); r != nil {
+		t.Errorf("a program of no family was judged: %+v", r)
+	}
+}
+
+// TestREADMENamesEveryFamily: the README's summary of what each program's
+// rules refuse names every registered family.
+func TestREADMENamesEveryFamily(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range Names() {
+		if !regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`).Match(b) {
+			t.Errorf("README.md does not name the %s family", name)
+		}
+	}
+}
