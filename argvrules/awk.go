@@ -14,8 +14,6 @@ const (
 	riskAwkDebug     = "starts the gawk debugger, which takes commands (including eval) from stdin or a file"
 	riskAwkWriteFile = "writes the file named by its value"
 	riskAwkPersist   = "keeps the interpreter heap in a persistent file"
-	ruleAwkProgFile  = "awk.program-file"
-	ruleAwkOutput    = "awk.file-output"
 )
 
 const gawkProgram = "gawk 5.x"
@@ -35,25 +33,25 @@ var gawkTable = NewTable(gawkProgram, true, []Option{
 	{Long: "characters-as-bytes", Short: 'b'},
 	{Long: "copyright", Short: 'C'},
 	{Long: "csv", Short: 'k'},
-	{Long: "debug", Short: 'D', Arg: OptionalArg, Risk: riskAwkDebug, Rule: "awk.debugger"},
-	{Long: "dump-variables", Short: 'd', Arg: OptionalArg, Risk: riskAwkWriteFile, RiskIfValue: true, Rule: ruleAwkOutput},
-	{Long: "exec", Short: 'E', Arg: RequiredArg, Risk: riskAwkProgFile, Rule: ruleAwkProgFile},
+	{Long: "debug", Short: 'D', Arg: OptionalArg, Risk: riskAwkDebug, Rule: ruleAwkDebugger},
+	{Long: "dump-variables", Short: 'd', Arg: OptionalArg, Risk: riskAwkWriteFile, RiskIfValue: true, Rule: ruleAwkFileOutput},
+	{Long: "exec", Short: 'E', Arg: RequiredArg, Risk: riskAwkProgFile, Rule: ruleAwkProgramFile},
 	{Long: "field-separator", Short: 'F', Arg: RequiredArg},
-	{Long: "file", Short: 'f', Arg: RequiredArg, Risk: riskAwkProgFile, Rule: ruleAwkProgFile},
+	{Long: "file", Short: 'f', Arg: RequiredArg, Risk: riskAwkProgFile, Rule: ruleAwkProgramFile},
 	{Long: "gen-pot", Short: 'g'},
 	{Long: "help", Short: 'h'},
-	{Long: "include", Short: 'i', Arg: RequiredArg, Risk: riskAwkProgFile, Rule: ruleAwkProgFile},
+	{Long: "include", Short: 'i', Arg: RequiredArg, Risk: riskAwkProgFile, Rule: ruleAwkProgramFile},
 	{Long: "lint", Short: 'L', Arg: OptionalArg},
 	{Long: "lint-old", Short: 't'},
-	{Long: "load", Short: 'l', Arg: RequiredArg, Risk: riskAwkLoad, Rule: ruleAwkProgFile},
+	{Long: "load", Short: 'l', Arg: RequiredArg, Risk: riskAwkLoad, Rule: ruleAwkProgramFile},
 	{Long: "non-decimal-data", Short: 'n'},
 	{Long: "no-optimize", Short: 's'},
 	{Long: "nostalgia"},
 	{Long: "optimize", Short: 'O'},
-	{Long: "persist", Arg: OptionalArg, Risk: riskAwkPersist, Rule: ruleAwkOutput},
+	{Long: "persist", Arg: OptionalArg, Risk: riskAwkPersist, Rule: ruleAwkFileOutput},
 	{Long: "posix", Short: 'P'},
-	{Long: "pretty-print", Short: 'o', Arg: OptionalArg, Risk: riskAwkWriteFile, RiskIfValue: true, Rule: ruleAwkOutput},
-	{Long: "profile", Short: 'p', Arg: OptionalArg, Risk: riskAwkWriteFile, RiskIfValue: true, Rule: ruleAwkOutput},
+	{Long: "pretty-print", Short: 'o', Arg: OptionalArg, Risk: riskAwkWriteFile, RiskIfValue: true, Rule: ruleAwkFileOutput},
+	{Long: "profile", Short: 'p', Arg: OptionalArg, Risk: riskAwkWriteFile, RiskIfValue: true, Rule: ruleAwkFileOutput},
 	{Long: "re-interval", Short: 'r'},
 	{Long: "sandbox", Short: 'S'},
 	{Long: "source", Short: 'e', Arg: RequiredArg},
@@ -185,7 +183,7 @@ func mawkRead(argv []string) awkReading {
 	for ; i < len(argv) && strings.HasPrefix(argv[i], "-"); i++ {
 		w := argv[i]
 		if w == "-" {
-			r.err = Reject("awk.unknown-option", awkGrammarPolicy, i, w, "argument %d %q: mawk reads no program from \"-\" without -f", i, w)
+			r.err = ruleAwkUnknownOption.Reject(i, w, "argument %d %q: mawk reads no program from \"-\" without -f", i, w)
 			return r
 		}
 		if w == "--" {
@@ -197,7 +195,7 @@ func mawkRead(argv []string) awkReading {
 				r.reject = rej
 				return r
 			} else if end < 0 {
-				r.err = Reject("awk.unknown-option", awkGrammarPolicy, i, w, "argument %d %q is not a known %s option (only known options are allowed)", i, w, mawkProgram)
+				r.err = ruleAwkUnknownOption.Reject(i, w, "argument %d %q is not a known %s option (only known options are allowed)", i, w, mawkProgram)
 				return r
 			} else {
 				i = end
@@ -208,7 +206,7 @@ func mawkRead(argv []string) awkReading {
 		value, vi := w[2:], i
 		if value == "" {
 			if i+1 >= len(argv) {
-				r.err = Reject("awk.missing-value", awkGrammarPolicy, i, w, "argument %d %q requires a value in %s", i, w, mawkProgram)
+				r.err = ruleAwkMissingValue.Reject(i, w, "argument %d %q requires a value in %s", i, w, mawkProgram)
 				return r
 			}
 			vi = i + 1
@@ -216,7 +214,7 @@ func mawkRead(argv []string) awkReading {
 		}
 		switch letter {
 		case 'f':
-			r.reject = Reject(ruleAwkProgFile, awkPolicy, i, w, "argument %d %q is -f, which %s%s", i, w, riskAwkProgFile, grammarNote(note))
+			r.reject = ruleAwkProgramFile.Reject(i, w, "argument %d %q is -f, which %s%s", i, w, riskAwkProgFile, grammarNote(note))
 			return r
 		case 'W':
 			rej, end := mawkWList(argv, i, vi, value, note)
@@ -225,14 +223,14 @@ func mawkRead(argv []string) awkReading {
 				return r
 			}
 			if end < 0 {
-				r.err = Reject("awk.unknown-option", awkGrammarPolicy, i, w, "argument %d %q passes an unknown -W option to %s (only known options are allowed)", i, w, mawkProgram)
+				r.err = ruleAwkUnknownOption.Reject(i, w, "argument %d %q passes an unknown -W option to %s (only known options are allowed)", i, w, mawkProgram)
 				return r
 			}
 			i = end
 		case 'v', 'F', 'r':
 			i = vi
 		default:
-			r.err = Reject("awk.unknown-option", awkGrammarPolicy, i, w, "argument %d %q is not a known %s option (only known options are allowed)", i, w, mawkProgram)
+			r.err = ruleAwkUnknownOption.Reject(i, w, "argument %d %q is not a known %s option (only known options are allowed)", i, w, mawkProgram)
 			return r
 		}
 	}
@@ -260,7 +258,7 @@ func mawkWList(argv []string, idx, at int, list, note string) (*Rejection, int) 
 		case "":
 			return nil, -1
 		case "exec":
-			return Reject(ruleAwkProgFile, awkPolicy, idx, argv[idx],
+			return ruleAwkProgramFile.Reject(idx, argv[idx],
 				"argument %d %q selects mawk's -W exec (as %q), which %s and ends option processing%s", idx, argv[idx], item, riskAwkProgFile, grammarNote(note)), end
 		case "random", "sprintf":
 			if !hasValue && end+1 < len(argv) {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 )
 
 // awkTokKind classifies awk tokens.
@@ -419,13 +421,13 @@ func checkAwkProgram(src string, idx int) *Rejection {
 	work := awkMaxWork + awkMaxReadings*len(src)
 	for n := 1; ; n++ {
 		if n > awkMaxReadings {
-			return Reject("awk.ambiguous", awkPolicy, idx, src,
+			return ruleAwkAmbiguous.Reject(idx, src,
 				"argument %d (awk program) has more than %d readings of its ambiguous \"/\" (regex or division, bracket expressions), so it is refused", idx, awkMaxReadings)
 		}
 		lx := awkLexer{src: src, choices: choices, work: &work}
 		toks, err := lx.lex()
 		if errors.Is(err, errAwkCostly) {
-			return Reject("awk.ambiguous", awkPolicy, idx, src,
+			return ruleAwkAmbiguous.Reject(idx, src,
 				"argument %d (awk program) has regex literals whose extent is %v, so it is refused", idx, err)
 		}
 		if err == nil {
@@ -449,7 +451,7 @@ func checkAwkProgram(src string, idx int) *Rejection {
 		choices = append(lx.taken[:i:i], lx.taken[i]+1)
 	}
 	if !tokenized {
-		return Reject("awk.syntax", awkPolicy, idx, src, "argument %d: the awk program cannot be tokenized (%v), so it is refused", idx, firstErr)
+		return ruleAwkSyntax.Reject(idx, src, "argument %d: the awk program cannot be tokenized (%v), so it is refused", idx, firstErr)
 	}
 	return nil
 }
@@ -499,7 +501,7 @@ func checkAwkRawSystem(toks []awkTok, calls []int, idx int, src string) *Rejecti
 			k++
 		}
 		if k == len(toks) || toks[k].kind != awkString || toks[k].pos >= at {
-			return Reject("awk.system", awkPolicy, idx, src,
+			return ruleAwkSystem.Reject(idx, src,
 				"argument %d (awk program) contains \"system(\" at byte %d outside a string literal (as code, in a regex or in a comment); it is refused because an awk that ends a regex or comment elsewhere runs it", idx, at)
 		}
 	}
@@ -523,10 +525,10 @@ func checkAwkTokens(toks []awkTok, idx int, src string) *Rejection {
 		case awkIdent:
 			switch t.text {
 			case "system":
-				return awkReject("awk.system", idx, src, t, "calls system(), which runs a shell command")
+				return awkReject(ruleAwkSystem, idx, src, t, "calls system(), which runs a shell command")
 			case "extension":
 				if toks[k+1].text == "(" {
-					return awkReject(ruleAwkProgFile, idx, src, t, "calls extension(), which loads a shared library in gawk 4")
+					return awkReject(ruleAwkProgramFile, idx, src, t, "calls extension(), which loads a shared library in gawk 4")
 				}
 			case "print", "printf":
 				if printDepth < 0 {
@@ -535,7 +537,7 @@ func checkAwkTokens(toks []awkTok, idx int, src string) *Rejection {
 			}
 		case awkString:
 			if strings.HasPrefix(t.text, "/inet") {
-				return awkReject("awk.network", idx, src, t, "names a gawk /inet special file, which opens a network connection")
+				return awkReject(ruleAwkNetwork, idx, src, t, "names a gawk /inet special file, which opens a network connection")
 			}
 		case awkNewline:
 			if printDepth >= 0 && depth <= printDepth && !awkContinues(toks, k) {
@@ -560,10 +562,10 @@ func checkAwkPunct(toks []awkTok, k int, depth, printDepth *int, idx int, src st
 			*depth--
 		}
 	case "|", "|&":
-		return awkReject("awk.pipe", idx, src, t, "pipes to or from a command with "+t.text)
+		return awkReject(ruleAwkPipe, idx, src, t, "pipes to or from a command with "+t.text)
 	case ">", ">>":
 		if *printDepth >= 0 && *depth == *printDepth && !awkStdStreamTarget(toks, k) {
-			return awkReject("awk.redirect", idx, src, t, "redirects print output to a file with "+t.text)
+			return awkReject(ruleAwkRedirect, idx, src, t, "redirects print output to a file with "+t.text)
 		}
 	case ";", "{", "}":
 		if *printDepth >= 0 && *depth <= *printDepth {
@@ -575,9 +577,9 @@ func checkAwkPunct(toks []awkTok, k int, depth, printDepth *int, idx int, src st
 		case next.kind == awkRegex:
 		case next.kind == awkIdent && next.text == "namespace":
 		case next.kind == awkIdent && (next.text == "include" || next.text == "load"):
-			return awkReject(ruleAwkProgFile, idx, src, t, "uses @"+next.text+", which reads code from a file")
+			return awkReject(ruleAwkProgramFile, idx, src, t, "uses @"+next.text+", which reads code from a file")
 		default:
-			return awkReject("awk.indirect-call", idx, src, t, "makes a gawk indirect function call with @, which can call system()")
+			return awkReject(ruleAwkIndirectCall, idx, src, t, "makes a gawk indirect function call with @, which can call system()")
 		}
 	}
 	return nil
@@ -615,6 +617,6 @@ func awkStdStreamTarget(toks []awkTok, k int) bool {
 	return false
 }
 
-func awkReject(rule string, idx int, src string, t awkTok, what string) *Rejection {
-	return Reject(rule, awkPolicy, idx, src, "argument %d (awk program) %s at byte %d", idx, what, t.pos)
+func awkReject(rule refusal.Rule, idx int, src string, t awkTok, what string) *Rejection {
+	return rule.Reject(idx, src, "argument %d (awk program) %s at byte %d", idx, what, t.pos)
 }

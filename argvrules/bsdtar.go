@@ -45,7 +45,7 @@ var bsdtarLong = NewTable(bsdtarProgram, false, []Option{
 	{Long: "same-owner"}, {Long: "same-permissions"}, {Long: "strip-components", Arg: RequiredArg},
 	{Long: "to-stdout"}, {Long: "totals"}, {Long: "uid", Arg: RequiredArg}, {Long: "uname", Arg: RequiredArg},
 	{Long: "uncompress"}, {Long: "unlink"}, {Long: "unlink-first"}, {Long: "update"},
-	{Long: "use-compress-program", Arg: RequiredArg, Risk: riskTarCompress, Rule: ruleTarExec},
+	{Long: "use-compress-program", Arg: RequiredArg, Risk: riskTarCompress, Rule: ruleTarExecOption},
 	{Long: "uuencode"}, {Long: "verbose"}, {Long: "version"}, {Long: "xattrs"}, {Long: "xz"}, {Long: "zstd"},
 })
 

@@ -67,17 +67,17 @@ func Cargo(argv []string, ctx Context) *Rejection {
 	}
 	name := argv[cmd]
 	if !cargoCommands[name] {
-		return Reject("cargo.external-command", cargoPolicy, cmd, name,
+		return ruleCargoExternalCommand.Reject(cmd, name,
 			"argument %d %q is not a built-in cargo command, so cargo would run the program cargo-%s from PATH or a configured alias", cmd, name, name)
 	}
 	for k := cmd + 1; k < len(argv); k++ {
 		w := argv[k]
 		switch {
 		case name == "install" && (w == "--path" || strings.HasPrefix(w, "--path=")):
-			return Reject("cargo.install-path", cargoPolicy, k, w,
+			return ruleCargoInstallPath.Reject(k, w,
 				"argument %d %q makes cargo install build the local crate and install its binaries into the user's cargo bin directory, ahead of other programs on PATH", k, w)
 		case (name == "doc" || name == "d") && w == "--open":
-			return Reject("cargo.exec-option", cargoPolicy, k, w, "argument %d %q makes cargo doc open a web browser", k, w)
+			return ruleCargoExecOption.Reject(k, w, "argument %d %q makes cargo doc open a web browser", k, w)
 		}
 	}
 	return nil
@@ -118,18 +118,18 @@ func cargoScan(argv []string) *Rejection {
 		w := argv[j]
 		switch {
 		case w == "--config" || strings.HasPrefix(w, "--config="):
-			return Reject("cargo.config", cargoPolicy, j, w,
+			return ruleCargoConfig.Reject(j, w,
 				"argument %d %q overrides cargo configuration, which can set target.*.runner, build.rustc-wrapper, linkers and other programs cargo runs", j, w)
 		case (strings.Contains(w, "linker") || strings.Contains(w, "link-arg")) &&
 			(strings.HasPrefix(w, "-") || strings.Contains(w, "=")):
-			return Reject("cargo.exec-option", cargoPolicy, j, w,
+			return ruleCargoExecOption.Reject(j, w,
 				"argument %d %q names a linker or linker arguments, which run or load a program of its choosing", j, w)
 		case strings.HasPrefix(w, "--runtool") || strings.HasPrefix(w, "--test-runtool") || strings.HasPrefix(w, "--test-builder"):
-			return Reject("cargo.exec-option", cargoPolicy, j, w,
+			return ruleCargoExecOption.Reject(j, w,
 				"argument %d %q names a program rustdoc runs for doctests", j, w)
 		case (w == "--target" && j+1 < len(argv) && strings.HasSuffix(argv[j+1], ".json")) ||
 			(strings.HasPrefix(w, "--target=") && strings.HasSuffix(w, ".json")):
-			return Reject("cargo.exec-option", cargoPolicy, j, w,
+			return ruleCargoExecOption.Reject(j, w,
 				"argument %d %q selects a JSON target specification, which names the linker program", j, w)
 		}
 	}

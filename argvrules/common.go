@@ -69,7 +69,7 @@ func (g *getoptProgram) event(argv []string, ctx Context, ev *Event) *Rejection 
 		return nil
 	}
 	if g.exact && ev.Abbrev {
-		return Reject(g.family+".unknown-option", g.grammar, ev.Index, ev.Word,
+		return familyRule(g.family, kindUnknownOption, g.grammar).Reject(ev.Index, ev.Word,
 			"argument %d %q abbreviates %s, but %s accepts only exact long option names (only known options are allowed)",
 			ev.Index, ev.Word, ev.Opt.Display(), g.table.Program)
 	}
@@ -135,7 +135,7 @@ func outputPath(ctx Context, family string, index int, arg, p string, kind outKi
 	if kind == outDir {
 		what = "writes into the directory"
 	}
-	return Reject(family+".output-path", policy, index, arg,
+	return familyRule(family, kindOutputPath, policy).Reject(index, arg,
 		"argument %d %q %s %q, which must stay inside the working directory (%s)", index, arg, what, p, err.Error())
 }
 

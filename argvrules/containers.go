@@ -80,7 +80,7 @@ func (e *engineCLI) check(argv []string) *Rejection {
 			i++
 		case strings.HasPrefix(w, "--log-level="):
 		default:
-			return Reject(e.family+".global-option", containerPolicy, i, w,
+			return familyRule(e.family, kindGlobalOption, containerPolicy).Reject(i, w,
 				"argument %d %q is a %s global option other than --debug/--log-level; global options select the daemon (%s), context, client configuration (credential helper programs) or runtime programs", i, w, e.family, name)
 		}
 	}
@@ -90,7 +90,7 @@ func (e *engineCLI) check(argv []string) *Rejection {
 	cmd := argv[i]
 	subs, ok := e.readOnly[cmd]
 	if !ok {
-		return Reject(e.family+".command", containerPolicy, i, cmd,
+		return familyRule(e.family, kindCommand, containerPolicy).Reject(i, cmd,
 			"argument %d %q is %s %s, which is not a read-only listing or inspection command (run, exec, create, start, build, cp, compose up, pull and the like execute code or change state)", i, cmd, e.family, cmd)
 	}
 	if subs == nil {
@@ -106,7 +106,7 @@ func (e *engineCLI) check(argv []string) *Rejection {
 		return nil // "docker image" alone prints usage
 	}
 	if !subs[argv[j]] {
-		return Reject(e.family+".command", containerPolicy, j, argv[j],
+		return familyRule(e.family, kindCommand, containerPolicy).Reject(j, argv[j],
 			"argument %d %q is %s %s %s, which is not a read-only listing or inspection command", j, argv[j], e.family, cmd, argv[j])
 	}
 	return e.scanTail(argv, j+1)
@@ -119,7 +119,7 @@ func (e *engineCLI) scanTail(argv []string, from int) *Rejection {
 		if w == "-H" || strings.HasPrefix(w, "--host") || strings.HasPrefix(w, "--context") ||
 			w == "--config" || strings.HasPrefix(w, "--config=") || strings.HasPrefix(w, "--url") ||
 			strings.HasPrefix(w, "--connection") || strings.HasPrefix(w, "--remote") {
-			return Reject(e.family+".global-option", containerPolicy, j, w,
+			return familyRule(e.family, kindGlobalOption, containerPolicy).Reject(j, w,
 				"argument %d %q selects a daemon endpoint or client configuration", j, w)
 		}
 	}
@@ -196,7 +196,7 @@ func Kubectl(argv []string, ctx Context) *Rejection {
 		}
 		flag, value, hasValue := strings.Cut(w, "=")
 		if kubectlRefusedFlags[flag] || kubectlClusterServer(w) {
-			return Reject("kubectl.global-option", containerPolicy, j, w,
+			return ruleKubectlGlobalOption.Reject(j, w,
 				"argument %d %q selects another API server or a kubeconfig/kuberc file, which can name credential programs and aliases", j, w)
 		}
 		if kind, ok := kubectlOutputFlags[flag]; ok {
@@ -218,7 +218,7 @@ func Kubectl(argv []string, ctx Context) *Rejection {
 			continue // short cluster such as -oyaml, -Ao
 		}
 		if len(ops) == 0 && !hasValue && !kubectlBoolFlag(flag) {
-			return Reject("kubectl.unknown-option", "kubectl option grammar", j, w,
+			return ruleKubectlUnknownOption.Reject(j, w,
 				"argument %d %q comes before the command and may take the next word as its value, so the command cannot be known (write it as %s=VALUE or after the command)", j, w, flag)
 		}
 	}
@@ -228,11 +228,11 @@ func Kubectl(argv []string, ctx Context) *Rejection {
 	cmd := argv[ops[0]]
 	subs, ok := kubectlReadOnly[cmd]
 	if !ok {
-		return Reject("kubectl.command", containerPolicy, ops[0], cmd,
+		return ruleKubectlCommand.Reject(ops[0], cmd,
 			"argument %d %q is kubectl %s, which is not a read-only command (exec, run, debug, cp, apply, create, port-forward, proxy, attach, plugins and the like run code or change state)", ops[0], cmd, cmd)
 	}
 	if subs != nil && len(ops) > 1 && !subs[argv[ops[1]]] {
-		return Reject("kubectl.command", containerPolicy, ops[1], argv[ops[1]],
+		return ruleKubectlCommand.Reject(ops[1], argv[ops[1]],
 			"argument %d %q is kubectl %s %s, which is not a read-only command", ops[1], argv[ops[1]], cmd, argv[ops[1]])
 	}
 	return nil

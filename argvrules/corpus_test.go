@@ -70,7 +70,7 @@ func TestCorpora(t *testing.T) {
 				n++
 				switch want := corpus.want(c); {
 				case want == "allow" && rej != nil:
-					t.Errorf("%s: %q: want allow, got %s (%s)", c.ID, c.Argv, rej.Rule, rej.Message)
+					t.Errorf("%s: %q: want allow, got %s (%s)", c.ID, c.Argv, rej.Code, rej.Message)
 				case want == "reject" && rej == nil:
 					t.Errorf("%s: %q: want reject, got allow", c.ID, c.Argv)
 				}

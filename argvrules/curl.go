@@ -2,6 +2,8 @@ package argvrules
 
 import (
 	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 )
 
 // curlRisks are the curl options refused outright, by long name.
@@ -29,7 +31,7 @@ var curlOutputs = map[string]outKind{
 }
 
 // annotate returns opts with Risk and Rule set on the rows named in risks.
-func annotate(opts []Option, rule string, risks map[string]string) []Option {
+func annotate(opts []Option, rule refusal.Rule, risks map[string]string) []Option {
 	out := append([]Option(nil), opts...)
 	for i := range out {
 		if r, ok := risks[out[i].Long]; ok {
@@ -43,7 +45,7 @@ var curlProgram = &getoptProgram{
 	family:  "curl",
 	policy:  "curl external code or output",
 	grammar: "curl option grammar",
-	table:   NewTable("curl 7.88", false, withNegations(annotate(curlBase, "curl.exec-option", curlRisks))),
+	table:   NewTable("curl 7.88", false, withNegations(annotate(curlBase, ruleCurlExecOption, curlRisks))),
 	order:   Permute,
 	exact:   true,
 	outputs: curlOutputs,
@@ -55,11 +57,11 @@ var curlProgram = &getoptProgram{
 // read from a file (-w @FILE, -w @- for standard input).
 func curlValue(ev *Event) *Rejection {
 	if ev.Opt.Long == "write-out" && strings.HasPrefix(ev.Value, "@") {
-		return Reject("curl.output-path", "output path outside the working directory", ev.Index, ev.Word,
+		return ruleCurlOutputPath.Reject(ev.Index, ev.Word,
 			"%s reading the format from %q, which this check cannot see and which may use %%output{FILE} to write a file (curl 8.3+)", describeEvent(ev), ev.Value[1:])
 	}
 	if ev.Opt.Long == "write-out" && strings.Contains(ev.Value, "%output{") {
-		return Reject("curl.output-path", "output path outside the working directory", ev.Index, ev.Word,
+		return ruleCurlOutputPath.Reject(ev.Index, ev.Word,
 			"%s with a %%output{FILE} variable, which writes to a file of its own choosing (curl 8.3+)", describeEvent(ev))
 	}
 	return nil

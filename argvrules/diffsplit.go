@@ -19,7 +19,7 @@ var splitTable = NewTable("GNU split 9.x", false, append([]Option{
 	{Short: 'x'},
 	{Long: "hex-suffixes", Arg: OptionalArg},
 	{Long: "elide-empty-files", Short: 'e'},
-	{Long: "filter", Arg: RequiredArg, Risk: riskSplitFilter, Rule: "split.exec-option"},
+	{Long: "filter", Arg: RequiredArg, Risk: riskSplitFilter, Rule: ruleSplitExecOption},
 	{Long: "lines", Short: 'l', Arg: RequiredArg},
 	{Long: "number", Short: 'n', Arg: RequiredArg},
 	{Long: "separator", Short: 't', Arg: RequiredArg},
@@ -55,7 +55,7 @@ func Split(argv []string, ctx Context) *Rejection {
 // sdiffTable is the GNU diffutils 3.x sdiff option table ("sdiff --help",
 // diffutils 3.8).
 var sdiffTable = NewTable("GNU sdiff 3.x", false, []Option{
-	{Long: "output", Short: 'o', Arg: RequiredArg, Risk: riskSdiffOutput, Rule: "sdiff.interactive"},
+	{Long: "output", Short: 'o', Arg: RequiredArg, Risk: riskSdiffOutput, Rule: ruleSdiffInteractive},
 	{Long: "ignore-case", Short: 'i'},
 	{Long: "ignore-tab-expansion", Short: 'E'},
 	{Long: "ignore-trailing-space", Short: 'Z'},
@@ -72,7 +72,7 @@ var sdiffTable = NewTable("GNU sdiff 3.x", false, []Option{
 	{Long: "tabsize", Arg: RequiredArg},
 	{Long: "minimal", Short: 'd'},
 	{Long: "speed-large-files", Short: 'H'},
-	{Long: "diff-program", Arg: RequiredArg, Risk: riskDiffProgram, Rule: "sdiff.exec-option"},
+	{Long: "diff-program", Arg: RequiredArg, Risk: riskDiffProgram, Rule: ruleSdiffExecOption},
 	{Long: "help"},
 	{Long: "version", Short: 'v'},
 })
@@ -104,7 +104,7 @@ var diff3Table = NewTable("GNU diff3 3.x", false, []Option{
 	{Long: "text", Short: 'a'},
 	{Long: "strip-trailing-cr"},
 	{Long: "initial-tab", Short: 'T'},
-	{Long: "diff-program", Arg: RequiredArg, Risk: riskDiffProgram, Rule: "diff3.exec-option"},
+	{Long: "diff-program", Arg: RequiredArg, Risk: riskDiffProgram, Rule: ruleDiff3ExecOption},
 	{Long: "label", Short: 'L', Arg: RequiredArg},
 	{Long: "help"},
 	{Long: "version", Short: 'v'},

@@ -41,7 +41,7 @@ func grammarNote(program string) string {
 
 // optionRejection refuses a risky option event.
 func optionRejection(ev *Event, policy, program string) *Rejection {
-	return Reject(ev.Opt.Rule, policy, ev.Index, ev.Word, "%s, which %s%s",
+	return ev.Opt.Rule.Reject(ev.Index, ev.Word, "%s, which %s%s",
 		describeEvent(ev), ev.Opt.Risk, grammarNote(program))
 }
 
@@ -51,7 +51,7 @@ func optionRejection(ev *Event, policy, program string) *Rejection {
 // every non-exact long name as unknown.
 func grammarRejection(family, dangerPolicy, grammarPolicy string, e *ParseError, exact bool) *Rejection {
 	if e.Kind == ErrAmbiguous && exact {
-		return Reject(family+".unknown-option", grammarPolicy, e.Index, e.Word,
+		return familyRule(family, kindUnknownOption, grammarPolicy).Reject(e.Index, e.Word,
 			"argument %d %q is not an exact option name, and %s accepts no abbreviations (only known options are allowed)",
 			e.Index, e.Word, e.Program)
 	}
@@ -71,16 +71,16 @@ func grammarRejection(family, dangerPolicy, grammarPolicy string, e *ParseError,
 			detail += "; the reading " + strings.Join(risky, "; the reading ")
 			policy = dangerPolicy
 		}
-		return Reject(family+".ambiguous-option", policy, e.Index, e.Word, "%s", detail)
+		return familyRule(family, kindAmbiguousOption, policy).Reject(e.Index, e.Word, "%s", detail)
 	}
-	rule := family + ".unknown-option"
+	kind := kindUnknownOption
 	switch e.Kind {
 	case ErrMissingValue:
-		rule = family + ".missing-value"
+		kind = kindMissingValue
 	case ErrUnexpectedValue:
-		rule = family + ".unexpected-value"
+		kind = kindUnexpectedValue
 	}
-	return Reject(rule, policy, e.Index, e.Word, "%s (only known options are allowed)", e.Error())
+	return familyRule(family, kind, policy).Reject(e.Index, e.Word, "%s (only known options are allowed)", e.Error())
 }
 
 // baseName returns the last path element of argv[0] ("" for empty argv).

@@ -1,6 +1,10 @@
 package argvrules
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
+)
 
 // Policy names of the find family (the reference server's catalogue).
 const (
@@ -11,10 +15,9 @@ const (
 
 // findPrimary is one word of find's expression language.
 type findPrimary struct {
-	nargs  int    // arguments consumed after the primary; they are data
-	rule   string // non-empty: refused
-	policy string
-	risk   string
+	nargs int          // arguments consumed after the primary; they are data
+	rule  refusal.Rule // non-zero: refused
+	risk  string
 }
 
 // findPrimaries is the GNU findutils 4.9 expression table (find/parser.c
@@ -50,14 +53,14 @@ var findPrimaries = map[string]findPrimary{
 	// actions
 	"delete": {}, "ls": {}, "print": {}, "print0": {}, "printf": {nargs: 1},
 	"prune": {}, "quit": {},
-	"exec":    {rule: "find.exec", policy: findExecPolicy, risk: "runs a program for each file"},
-	"execdir": {rule: "find.exec", policy: findExecPolicy, risk: "runs a program for each file"},
-	"ok":      {rule: "find.exec", policy: findExecPolicy, risk: "runs a program for each file after reading a confirmation from stdin"},
-	"okdir":   {rule: "find.exec", policy: findExecPolicy, risk: "runs a program for each file after reading a confirmation from stdin"},
-	"fprint":  {rule: "find.file-output", policy: findOutputPolicy, risk: "writes a file named by its argument"},
-	"fprint0": {rule: "find.file-output", policy: findOutputPolicy, risk: "writes a file named by its argument"},
-	"fprintf": {rule: "find.file-output", policy: findOutputPolicy, risk: "writes a file named by its argument"},
-	"fls":     {rule: "find.file-output", policy: findOutputPolicy, risk: "writes a file named by its argument"},
+	"exec":    {rule: ruleFindExec, risk: "runs a program for each file"},
+	"execdir": {rule: ruleFindExec, risk: "runs a program for each file"},
+	"ok":      {rule: ruleFindExec, risk: "runs a program for each file after reading a confirmation from stdin"},
+	"okdir":   {rule: ruleFindExec, risk: "runs a program for each file after reading a confirmation from stdin"},
+	"fprint":  {rule: ruleFindFileOutput, risk: "writes a file named by its argument"},
+	"fprint0": {rule: ruleFindFileOutput, risk: "writes a file named by its argument"},
+	"fprintf": {rule: ruleFindFileOutput, risk: "writes a file named by its argument"},
+	"fls":     {rule: ruleFindFileOutput, risk: "writes a file named by its argument"},
 }
 
 // findLookup resolves an expression word such as "-name" or "-newermt".
@@ -115,7 +118,7 @@ leading:
 			break leading
 		case a == "-D":
 			if i+1 >= len(argv) {
-				return Reject("find.missing-value", findGrammarPolicy, i, a, "argument %d %q requires a debug option list", i, a)
+				return ruleFindMissingValue.Reject(i, a, "argument %d %q requires a debug option list", i, a)
 			}
 			i++
 		default:
@@ -129,14 +132,14 @@ leading:
 		w := argv[i]
 		p, ok := findLookup(w)
 		if !ok {
-			return Reject("find.unknown-option", findGrammarPolicy, i, w,
+			return ruleFindUnknownOption.Reject(i, w,
 				"argument %d %q is not a GNU find 4.9 primary (only known primaries are allowed)", i, w)
 		}
-		if p.rule != "" {
-			return Reject(p.rule, p.policy, i, w, "argument %d %q is a find primary, which %s", i, w, p.risk)
+		if p.rule.Code != "" {
+			return p.rule.Reject(i, w, "argument %d %q is a find primary, which %s", i, w, p.risk)
 		}
 		if i+p.nargs >= len(argv) {
-			return Reject("find.missing-value", findGrammarPolicy, i, w, "argument %d %q requires %d argument(s)", i, w, p.nargs)
+			return ruleFindMissingValue.Reject(i, w, "argument %d %q requires %d argument(s)", i, w, p.nargs)
 		}
 		i += p.nargs
 	}

@@ -35,7 +35,7 @@ func checkDeterministic(t *testing.T, rec Recognizer, argv []string) {
 		t.Fatalf("nondeterministic verdict for %q: %+v vs %+v", argv, r1, r2)
 	}
 	if r1 != nil {
-		if r1.Rule == "" || !strings.HasPrefix(r1.Message, "Command rejected by default security policy: ") {
+		if r1.Code == "" || !strings.HasPrefix(r1.Message, "Command rejected by default security policy: ") {
 			t.Fatalf("malformed rejection for %q: %+v", argv, r1)
 		}
 		if r1.Index >= len(argv) {

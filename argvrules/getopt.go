@@ -3,6 +3,8 @@ package argvrules
 import (
 	"fmt"
 	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 )
 
 // ArgKind says whether an option takes a value; it is getopt_long's
@@ -40,8 +42,8 @@ type Option struct {
 	// RiskIfValue limits Risk to uses that carry a value (gawk's
 	// "--profile=FILE" writes FILE; bare "--profile" writes ./awkprof.out).
 	RiskIfValue bool
-	// Rule is the reason code reported when Risk applies.
-	Rule string
+	// Rule is the rule (code and phrase) reported when Risk applies.
+	Rule refusal.Rule
 }
 
 // key returns the identity used for glibc's alias rule.

@@ -109,7 +109,7 @@ func Go(argv []string, ctx Context) *Rejection {
 			i++ // -C dir
 		case name == "C", name == "h", name == "help":
 		default:
-			return Reject("go.unknown-option", "go option grammar", i, argv[i],
+			return ruleGoUnknownOption.Reject(i, argv[i],
 				"argument %d %q is not a go command option (only -C DIR and -h come before the subcommand)", i, argv[i])
 		}
 	}
@@ -120,10 +120,10 @@ func Go(argv []string, ctx Context) *Rejection {
 	why, known := goCommands[sub]
 	switch {
 	case !known:
-		return Reject("go.unknown-command", "go option grammar", i, sub,
+		return ruleGoUnknownCommand.Reject(i, sub,
 			"argument %d %q is not a go 1.26 subcommand (only known subcommands are allowed)", i, sub)
 	case why != "":
-		return Reject("go.exec-command", goPolicy, i, sub, "argument %d %q is go %s, which %s", i, sub, sub, why)
+		return ruleGoExecCommand.Reject(i, sub, "argument %d %q is go %s, which %s", i, sub, sub, why)
 	}
 	if r := goFlagScan(argv, i+1, ctx); r != nil {
 		return r
@@ -139,7 +139,7 @@ func goFlagScan(argv []string, start int, ctx Context) *Rejection {
 			continue
 		}
 		if why, bad := goRiskFlags[name]; bad {
-			return Reject("go.exec-flag", goPolicy, j, argv[j], "argument %d %q selects -%s, which %s", j, argv[j], name, why)
+			return ruleGoExecFlag.Reject(j, argv[j], "argument %d %q selects -%s, which %s", j, argv[j], name, why)
 		}
 		valueAt := j
 		if !hasValue && j+1 < len(argv) {
@@ -189,7 +189,7 @@ func goBuildToolFlag(argv []string, j int, name, value string, valueAt int) *Rej
 	if why == "" {
 		return nil
 	}
-	return Reject("go.exec-flag", goPolicy, j, word, "argument %d %q %s", j, word, why)
+	return ruleGoExecFlag.Reject(j, word, "argument %d %q %s", j, word, why)
 }
 
 // goToolOf names the tool each per-package build flag feeds.
@@ -203,13 +203,13 @@ func goSubcommand(argv []string, i int, ctx Context) *Rejection {
 		name, _, _, isFlag := longName(w)
 		switch {
 		case sub == "env" && isFlag && (name == "w" || name == "u"):
-			return Reject("go.env-write", goPolicy, j, w,
+			return ruleGoEnvWrite.Reject(j, w,
 				"argument %d %q makes go env write the user's go env file, which sets GOFLAGS, CC, GOTOOLCHAIN and other programs for later go commands", j, w)
 		case sub == "doc" && isFlag && name == "http":
-			return Reject("go.exec-flag", goPolicy, j, w,
+			return ruleGoExecFlag.Reject(j, w,
 				"argument %d %q makes go doc fetch and run a documentation server and open a web browser", j, w)
 		case sub == "run" && !isFlag && goRemoteVersion(w):
-			return Reject("go.remote-run", goPolicy, j, w,
+			return ruleGoRemoteRun.Reject(j, w,
 				"argument %d %q asks go run to build and run a module version fetched from the network, not repository code", j, w)
 		}
 	}
@@ -258,10 +258,10 @@ func goTool(argv []string, i int, ctx Context) *Rejection {
 		why, std := goTools[w]
 		switch {
 		case !std:
-			return Reject("go.external-tool", goPolicy, j, w,
+			return ruleGoExternalTool.Reject(j, w,
 				"argument %d %q is not a standard go tool, so go tool would run a module tool or another program of that name", j, w)
 		case why != "":
-			return Reject("go.exec-tool", goPolicy, j, w,
+			return ruleGoExecTool.Reject(j, w,
 				"argument %d %q selects go tool %s, which %s (only the inspection tools addr2line, buildid, covdata, cover, nm, objdump, preprofile and test2json are allowed)", j, w, w, why)
 		}
 		return goToolArgs(argv, j, ctx)
@@ -288,7 +288,7 @@ func goToolArgs(argv []string, t int, ctx Context) *Rejection {
 		case tool == "cover" && isFlag && name == "html":
 			html = j
 		case tool == "cover" && isFlag && (name == "pkgcfg" || name == "outfilelist"):
-			return Reject("go.exec-flag", goPolicy, j, w,
+			return ruleGoExecFlag.Reject(j, w,
 				"argument %d %q makes go tool cover read a configuration naming the files it writes", j, w)
 		case tool == "buildid" && isFlag && name == "w":
 			write = true
@@ -296,7 +296,7 @@ func goToolArgs(argv []string, t int, ctx Context) *Rejection {
 	}
 	switch {
 	case html >= 0 && !hasO:
-		return Reject("go.exec-flag", goPolicy, html, argv[html],
+		return ruleGoExecFlag.Reject(html, argv[html],
 			"argument %d %q without -o makes go tool cover write a temporary file and open a web browser on it (add -o FILE.html)", html, argv[html])
 	case write:
 		for _, k := range operandsAfter(argv, t) {
@@ -335,6 +335,6 @@ func goTest2JSON(argv []string, t int) *Rejection {
 }
 
 func goTest2JSONCommand(argv []string, j int) *Rejection {
-	return Reject("go.exec-tool", goPolicy, j, argv[j],
+	return ruleGoExecTool.Reject(j, argv[j],
 		"argument %d %q is a command for go tool test2json, which runs it (pipe go test output into test2json instead, or use go test -json)", j, argv[j])
 }

@@ -20,7 +20,7 @@ var makeTable = NewTable("GNU Make 4.3/4.4", false, []Option{
 	{Short: 'd'},
 	{Long: "debug", Arg: OptionalArg},
 	{Long: "environment-overrides", Short: 'e'},
-	{Long: "eval", Short: 'E', Arg: RequiredArg, Risk: riskMakeEval, Rule: "make.eval"},
+	{Long: "eval", Short: 'E', Arg: RequiredArg, Risk: riskMakeEval, Rule: ruleMakeEval},
 	{Long: "file", Short: 'f', Arg: RequiredArg},
 	{Long: "makefile", Key: "f", Arg: RequiredArg},
 	{Long: "help", Short: 'h'},
@@ -80,7 +80,7 @@ func makeOperand(_ []string, ev *Event) *Rejection {
 	if !strings.Contains(ev.Word, "=") {
 		return nil
 	}
-	return Reject("make.variable-assignment", "make command-line makefile text", ev.Index, ev.Word,
+	return ruleMakeVariableAssignment.Reject(ev.Index, ev.Word,
 		"argument %d %q is a command-line variable assignment, which overrides the makefile and can carry $(shell ...), SHELL or .SHELLFLAGS to run commands", ev.Index, ev.Word)
 }
 
@@ -158,13 +158,13 @@ func makePath(ev *Event, base, what string) *Rejection {
 	if ev.ValueIndex != ev.Index {
 		word += " " + v
 	}
-	rule := "make.stdin-makefile"
+	rule := ruleMakeStdinMakefile
 	if what != "makefile" {
-		rule = "make.device-directory"
+		rule = ruleMakeDeviceDirectory
 	}
 	refuse := func(format string, args ...any) *Rejection {
 		detail := fmt.Sprintf(format, args...)
-		return Reject(rule, "make command-line makefile text", ev.Index, word,
+		return rule.Reject(ev.Index, word,
 			"argument %d %q names %q as the %s (%s), %s", ev.Index, word, v, what, ev.Opt.Display(), detail)
 	}
 	if what == "makefile" && v == "-" {

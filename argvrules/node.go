@@ -119,7 +119,7 @@ func nodeCommands(argv []string) []int {
 func nodeScan(family string, argv []string) *Rejection {
 	for j := 1; j < len(argv); j++ {
 		if key, bad := nodeRiskOption(argv[j]); bad {
-			return Reject(family+".exec-option", nodePolicy, j, argv[j],
+			return familyRule(family, kindExecOption, nodePolicy).Reject(j, argv[j],
 				"argument %d %q sets %s, which %s", j, argv[j], key, nodeRiskKeys[key])
 		}
 	}
@@ -170,20 +170,20 @@ func Npm(argv []string, ctx Context) *Rejection {
 func npmCommand(argv []string, j int) *Rejection {
 	cmd, amb := npmResolve(argv[j])
 	if len(amb) > 1 {
-		return Reject("npm.exec-command", nodePolicy, j, argv[j],
+		return ruleNpmExecCommand.Reject(j, argv[j],
 			"argument %d %q is an abbreviation npm may resolve to a command that runs a program (%s)", j, argv[j], strings.Join(amb, ", "))
 	}
 	if why, bad := npmCommandRisks[cmd]; bad {
-		return Reject("npm.exec-command", nodePolicy, j, argv[j], "argument %d %q is npm %s, which %s", j, argv[j], cmd, why)
+		return ruleNpmExecCommand.Reject(j, argv[j], "argument %d %q is npm %s, which %s", j, argv[j], cmd, why)
 	}
 	ops := operandsAfter(argv, j)
 	switch {
 	case npmInitAliases[cmd] && len(ops) > 0:
 		k := ops[0]
-		return Reject("npm.exec-command", nodePolicy, k, argv[k],
+		return ruleNpmExecCommand.Reject(k, argv[k],
 			"argument %d %q names an initializer for npm %s, which downloads and runs the package create-%s", k, argv[k], cmd, strings.TrimPrefix(argv[k], "create-"))
 	case cmd == "help" && len(ops) > 0:
-		return Reject("npm.exec-command", nodePolicy, j, argv[j],
+		return ruleNpmExecCommand.Reject(j, argv[j],
 			"argument %d %q with a topic runs man or a web browser to show the page", j, argv[j])
 	case cmd == "config" || cmd == "set":
 		return nodeConfig("npm", argv, j)
@@ -243,23 +243,23 @@ func nodeConfig(family string, argv []string, j int) *Rejection {
 	ops := operandsAfter(argv, j)
 	if len(ops) > 0 && (argv[ops[0]] == "edit" || argv[ops[0]] == "e") {
 		k := ops[0]
-		return Reject(family+".exec-command", nodePolicy, k, argv[k], "argument %d %q runs an editor on the configuration file", k, argv[k])
+		return familyRule(family, kindExecCommand, nodePolicy).Reject(k, argv[k], "argument %d %q runs an editor on the configuration file", k, argv[k])
 	}
 	// Writes go to the user's configuration (~/.npmrc and the like),
 	// outside the working directory, and steer every later command: refuse
 	// them whatever the key (the red team showed the pip equivalent).
 	if argv[j] == "set" {
-		return Reject(family+".config-write", nodePolicy, j, argv[j], "argument %d %q writes the user configuration, which later commands read", j, argv[j])
+		return familyRule(family, kindConfigWrite, nodePolicy).Reject(j, argv[j], "argument %d %q writes the user configuration, which later commands read", j, argv[j])
 	}
 	if len(ops) > 0 && configWriteVerbs[argv[ops[0]]] {
 		k := ops[0]
-		return Reject(family+".config-write", nodePolicy, k, argv[k], "argument %d %q writes the user configuration, which later commands read", k, argv[k])
+		return familyRule(family, kindConfigWrite, nodePolicy).Reject(k, argv[k], "argument %d %q writes the user configuration, which later commands read", k, argv[k])
 	}
 	for _, k := range ops {
 		w := strings.ToLower(argv[k])
 		for _, key := range nodeRiskKeyList {
 			if strings.Contains(w, key) || strings.Contains(w, strings.ReplaceAll(key, "-", "")) {
-				return Reject(family+".config-write", nodePolicy, k, argv[k],
+				return familyRule(family, kindConfigWrite, nodePolicy).Reject(k, argv[k],
 					"argument %d %q names the configuration key %s, which %s, in a configuration command", k, argv[k], key, nodeRiskKeys[key])
 			}
 		}
@@ -275,7 +275,7 @@ var configWriteVerbs = map[string]bool{"set": true, "delete": true, "del": true,
 // packages, so every invocation is refused.
 func Npx(argv []string, ctx Context) *Rejection {
 	name := baseName(argv)
-	return Reject("npx.categorical", nodePolicy, 0, name,
+	return ruleNpxCategorical.Reject(0, name,
 		"%s downloads and runs packages by name; use npm run NAME for the package's own scripts", name)
 }
 
@@ -315,7 +315,7 @@ func Pnpm(argv []string, ctx Context) *Rejection {
 	cands := nodeCommands(argv)
 	for _, j := range cands {
 		if why, bad := pnpmCommandRisks[argv[j]]; bad {
-			return Reject("pnpm.exec-command", nodePolicy, j, argv[j], "argument %d %q is pnpm %s, which %s", j, argv[j], argv[j], why)
+			return rulePnpmExecCommand.Reject(j, argv[j], "argument %d %q is pnpm %s, which %s", j, argv[j], argv[j], why)
 		}
 	}
 	for _, j := range cands {
@@ -330,7 +330,7 @@ func Pnpm(argv []string, ctx Context) *Rejection {
 		return nil
 	}
 	j := cands[0]
-	return Reject("pnpm.unknown-command", nodePolicy, j, argv[j],
+	return rulePnpmUnknownCommand.Reject(j, argv[j],
 		"argument %d %q is not a pnpm built-in command, and pnpm runs an unknown name as pnpm exec (any program on PATH) when no script matches; use pnpm run %s", j, argv[j], argv[j])
 }
 
@@ -357,7 +357,7 @@ func Yarn(argv []string, ctx Context) *Rejection {
 	}
 	for _, j := range nodeCommands(argv) {
 		if why, bad := yarnCommandRisks[argv[j]]; bad {
-			return Reject("yarn.exec-command", nodePolicy, j, argv[j], "argument %d %q is yarn %s, which %s", j, argv[j], argv[j], why)
+			return ruleYarnExecCommand.Reject(j, argv[j], "argument %d %q is yarn %s, which %s", j, argv[j], argv[j], why)
 		}
 		if argv[j] == "config" {
 			return nodeConfig("yarn", argv, j)

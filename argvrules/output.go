@@ -20,6 +20,6 @@ func OutputPath(ctx Context, family, policy string, index int, arg, path string)
 		return nil
 	}
 	why := err.Error()
-	return Reject(family+".output-path", policy, index, arg,
+	return familyRule(family, kindOutputPath, policy).Reject(index, arg,
 		"argument %d %q writes to %q, which must stay inside the working directory (%s)", index, arg, path, why)
 }

@@ -39,7 +39,7 @@ func fuzzFamily(f *testing.F, family string) {
 			if !reflect.DeepEqual(r1, r2) {
 				t.Fatalf("%q: not deterministic: %v then %v", argv, r1, r2)
 			}
-			if r1 != nil && (r1.Index < 0 || r1.Index >= len(argv) || r1.Rule == "" || r1.Message == "") {
+			if r1 != nil && (r1.Index < 0 || r1.Index >= len(argv) || r1.Code == "" || r1.Message == "") {
 				t.Fatalf("%q: malformed rejection %+v", argv, r1)
 			}
 		}

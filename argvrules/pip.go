@@ -105,7 +105,7 @@ func pipCommand(argv []string, cands []int) *Rejection {
 	}
 	if len(cands) > 0 && !known {
 		c := cands[0]
-		return Reject("pip.unknown-command", "pip command grammar", c, argv[c],
+		return rulePipUnknownCommand.Reject(c, argv[c],
 			"argument %d %q is not a pip command (only known commands are allowed)", c, argv[c])
 	}
 	return nil
@@ -132,7 +132,7 @@ func pipConfig(argv []string, cmd int) *Rejection {
 	for _, k := range ops {
 		switch w := argv[k]; {
 		case w == "edit":
-			return Reject("pip.exec-command", pipPolicy, k, w,
+			return rulePipExecCommand.Reject(k, w,
 				"argument %d %q makes pip config run an editor program on the configuration file", k, w)
 		case pipConfigWrites[w]:
 			return pipConfigRejection(k, w)
@@ -145,7 +145,7 @@ func pipConfig(argv []string, cmd int) *Rejection {
 }
 
 func pipConfigRejection(k int, w string) *Rejection {
-	return Reject("pip.config-write", pipPolicy, k, w,
+	return rulePipConfigWrite.Reject(k, w,
 		"argument %d %q is not a read-only pip config action (only list, get and debug are allowed): pip config set/unset writes a pip.conf outside the working directory, where global.python or global.editor name programs later pip runs start", k, w)
 }
 
@@ -245,10 +245,10 @@ func pipOption(ctx Context, argv []string, j int, name, value string, hasValue b
 	w := argv[j]
 	switch {
 	case isPrefixOf(name, "editor", 1):
-		return Reject("pip.exec-option", pipPolicy, j, w,
+		return rulePipExecOption.Reject(j, w,
 			"argument %d %q selects --editor (optparse accepts unique prefixes), which names the program pip config edit runs", j, w)
 	case isPrefixOf(name, "python", 2):
-		return Reject("pip.exec-option", pipPolicy, j, w,
+		return rulePipExecOption.Reject(j, w,
 			"argument %d %q selects --python (optparse accepts unique prefixes), which re-runs pip under an interpreter program of its choosing", j, w)
 	}
 	kind := pipOutputKind(name)

@@ -6,13 +6,15 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 )
 
 // row is one table case: argv and the expected verdict, "" for allow or
 // the expected Rejection.Rule.
 type row struct {
 	argv []string
-	rule string
+	rule refusal.Code
 }
 
 func a(s ...string) []string { return s }
@@ -374,7 +376,7 @@ func TestRecognizers(t *testing.T) {
 
 // expectRule runs argv's recognizer and checks the verdict: allowed when
 // rule is "", otherwise refused with that rule and a well-formed Rejection.
-func expectRule(t *testing.T, ctx Context, argv []string, rule string) {
+func expectRule(t *testing.T, ctx Context, argv []string, rule refusal.Code) {
 	t.Helper()
 	rec := recOf(famName(baseName(argv)))
 	if rec == nil {
@@ -384,11 +386,11 @@ func expectRule(t *testing.T, ctx Context, argv []string, rule string) {
 	got := rec(argv, ctx)
 	switch {
 	case rule == "" && got != nil:
-		t.Errorf("%q: want allow, got %s: %s", argv, got.Rule, got.Message)
+		t.Errorf("%q: want allow, got %s: %s", argv, got.Code, got.Message)
 	case rule != "" && got == nil:
 		t.Errorf("%q: want %s, got allow", argv, rule)
-	case rule != "" && got.Rule != rule:
-		t.Errorf("%q: want %s, got %s: %s", argv, rule, got.Rule, got.Message)
+	case rule != "" && got.Code != rule:
+		t.Errorf("%q: want %s, got %s: %s", argv, rule, got.Code, got.Message)
 	case got != nil:
 		checkRejection(t, argv, got)
 	}
@@ -425,7 +427,7 @@ func TestOutputSymlinkEscape(t *testing.T) {
 		a("go", "build", "-o", "out/", "."),
 	} {
 		fam := famName(baseName(argv))
-		if r := recOf(fam)(argv, ctx); r == nil || !strings.HasSuffix(r.Rule, ".output-path") {
+		if r := recOf(fam)(argv, ctx); r == nil || !strings.HasSuffix(string(r.Code), ".output-path") {
 			t.Errorf("%q: want output-path refusal, got %v", argv, r)
 		}
 	}

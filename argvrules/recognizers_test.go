@@ -5,13 +5,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 )
 
 // recCase is one recognizer table row: argv and the expected rule ("" for
 // allowed).
 type recCase struct {
 	argv []string
-	rule string
+	rule refusal.Code
 }
 
 func runRecCases(t *testing.T, rec Recognizer, cases []recCase) {
@@ -20,11 +22,11 @@ func runRecCases(t *testing.T, rec Recognizer, cases []recCase) {
 		r := rec(c.argv, scratchCtx)
 		switch {
 		case c.rule == "" && r != nil:
-			t.Errorf("%q: want allow, got %s: %s", c.argv, r.Rule, r.Message)
+			t.Errorf("%q: want allow, got %s: %s", c.argv, r.Code, r.Message)
 		case c.rule != "" && r == nil:
 			t.Errorf("%q: want %s, got allow", c.argv, c.rule)
-		case c.rule != "" && r.Rule != c.rule:
-			t.Errorf("%q: want %s, got %s: %s", c.argv, c.rule, r.Rule, r.Message)
+		case c.rule != "" && r.Code != c.rule:
+			t.Errorf("%q: want %s, got %s: %s", c.argv, c.rule, r.Code, r.Message)
 		case r != nil && !strings.HasPrefix(r.Message, "Command rejected by default security policy: "):
 			t.Errorf("%q: message lacks the catalogue prefix: %s", c.argv, r.Message)
 		case r != nil && r.Index >= 0 && r.Index < len(c.argv) && r.Arg != c.argv[r.Index]:
@@ -132,30 +134,30 @@ func TestTar(t *testing.T) {
 		{[]string{"tar", "-cf", "/a/b:x", "d"}, ""},
 		{[]string{"tar", "-c", "-f", "a.tar", "-C", "d", "."}, ""},
 		{[]string{"tar", "--checkpoint-action=dot", "-cf", "a", "d"}, ""},
-		{[]string{"tar", "-I", "zstd", "-cf", "x", "d"}, ruleTarExec},
-		{[]string{"tar", "-cvIsh", "-f", "x", "d"}, ruleTarExec},
-		{[]string{"tar", "cIf", "prog", "out.tar", "dir"}, ruleTarExec},
-		{[]string{"tar", "-cf", "x", "d", "-Ifoo"}, ruleTarExec},
-		{[]string{"tar", "--use-comp=sh", "-cf", "x", "d"}, ruleTarExec},
-		{[]string{"tar", "--use", "sh", "-cf", "x", "d"}, ruleTarExec},
+		{[]string{"tar", "-I", "zstd", "-cf", "x", "d"}, ruleTarExecOption.Code},
+		{[]string{"tar", "-cvIsh", "-f", "x", "d"}, ruleTarExecOption.Code},
+		{[]string{"tar", "cIf", "prog", "out.tar", "dir"}, ruleTarExecOption.Code},
+		{[]string{"tar", "-cf", "x", "d", "-Ifoo"}, ruleTarExecOption.Code},
+		{[]string{"tar", "--use-comp=sh", "-cf", "x", "d"}, ruleTarExecOption.Code},
+		{[]string{"tar", "--use", "sh", "-cf", "x", "d"}, ruleTarExecOption.Code},
 		{[]string{"tar", "--to", "sh", "-xf", "x"}, "tar.ambiguous-option"},
-		{[]string{"tar", "--to-c", "sh", "-xf", "x"}, ruleTarExec},
-		{[]string{"tar", "--to-com=sh", "-xf", "x"}, ruleTarExec},
-		{[]string{"tar", "--rm=x", "-xf", "x"}, ruleTarExec},
-		{[]string{"tar", "--rsh=x", "-xf", "x"}, ruleTarExec},
-		{[]string{"tar", "--info-script=x", "-cMf", "x", "d"}, ruleTarExec},
-		{[]string{"tar", "--new-v=x", "-cMf", "x", "d"}, ruleTarExec},
-		{[]string{"tar", "-cMF", "x", "-f", "a", "d"}, ruleTarExec},
-		{[]string{"tar", "cMLFf", "20", "x", "mv.tar", "big"}, ruleTarExec},
-		{[]string{"tar", "--checkpoint-action=exec=id", "-cf", "x", "d"}, ruleTarExec},
-		{[]string{"tar", "--checkpoint-act", "exec=id", "-cf", "x", "d"}, ruleTarExec},
-		{[]string{"tar", "--checkpoint-action=sleep=1", "-cf", "x", "d"}, ruleTarExec},
+		{[]string{"tar", "--to-c", "sh", "-xf", "x"}, ruleTarExecOption.Code},
+		{[]string{"tar", "--to-com=sh", "-xf", "x"}, ruleTarExecOption.Code},
+		{[]string{"tar", "--rm=x", "-xf", "x"}, ruleTarExecOption.Code},
+		{[]string{"tar", "--rsh=x", "-xf", "x"}, ruleTarExecOption.Code},
+		{[]string{"tar", "--info-script=x", "-cMf", "x", "d"}, ruleTarExecOption.Code},
+		{[]string{"tar", "--new-v=x", "-cMf", "x", "d"}, ruleTarExecOption.Code},
+		{[]string{"tar", "-cMF", "x", "-f", "a", "d"}, ruleTarExecOption.Code},
+		{[]string{"tar", "cMLFf", "20", "x", "mv.tar", "big"}, ruleTarExecOption.Code},
+		{[]string{"tar", "--checkpoint-action=exec=id", "-cf", "x", "d"}, ruleTarExecOption.Code},
+		{[]string{"tar", "--checkpoint-act", "exec=id", "-cf", "x", "d"}, ruleTarExecOption.Code},
+		{[]string{"tar", "--checkpoint-action=sleep=1", "-cf", "x", "d"}, ruleTarExecOption.Code},
 		// bsdtar reads -L as a flag, so the next word is an option there.
-		{[]string{"tar", "-cL", "--use-compress-program=sh", "-f", "x", "d"}, ruleTarExec},
+		{[]string{"tar", "-cL", "--use-compress-program=sh", "-f", "x", "d"}, ruleTarExecOption.Code},
 		// bsdtar's -W name=value is a long option.
-		{[]string{"bsdtar", "-cf", "x", "-W", "use-compress-program=sh", "d"}, ruleTarExec},
-		{[]string{"tar", "-cf", "x", "-Wuse-compress-program=sh", "d"}, ruleTarExec},
-		{[]string{"tar", "-cf", "x", "-Wus=sh", "d"}, ruleTarExec},
+		{[]string{"bsdtar", "-cf", "x", "-W", "use-compress-program=sh", "d"}, ruleTarExecOption.Code},
+		{[]string{"tar", "-cf", "x", "-Wuse-compress-program=sh", "d"}, ruleTarExecOption.Code},
+		{[]string{"tar", "-cf", "x", "-Wus=sh", "d"}, ruleTarExecOption.Code},
 		{[]string{"tar", "tf", "127.0.0.1:/x.tar"}, "tar.remote-archive"},
 		{[]string{"tar", "-cf", "host:x", "d"}, "tar.remote-archive"},
 		{[]string{"tar", "--file=h:x", "-c", "d"}, "tar.remote-archive"},
@@ -323,20 +325,20 @@ func TestAwkAmbiguousSlash(t *testing.T) {
 // files to take and stays allowed.
 func TestTarVolumePrompt(t *testing.T) {
 	runRecCases(t, Tar, []recCase{
-		{[]string{"tar", "-c", "-M", "-L", "10", "-f", "a.tar", "big"}, ruleTarMultiVolume},
-		{[]string{"tar", "-cM", "-f", "a.tar", "big"}, ruleTarMultiVolume},
-		{[]string{"tar", "-cMf", "a.tar", "big"}, ruleTarMultiVolume},
-		{[]string{"tar", "cMf", "a.tar", "big"}, ruleTarMultiVolume},
-		{[]string{"tar", "xMf", "a.tar"}, ruleTarMultiVolume},
-		{[]string{"tar", "--multi-volume", "-cf", "a.tar", "big"}, ruleTarMultiVolume},
-		{[]string{"tar", "--multi", "-cf", "a.tar", "big"}, ruleTarMultiVolume},
-		{[]string{"tar", "--mu", "-cf", "a.tar", "big"}, ruleTarMultiVolume},
-		{[]string{"tar", "-cf", "a.tar", "big", "-M"}, ruleTarMultiVolume},
-		{[]string{"tar", "-c", "-L", "10", "-f", "a.tar", "big"}, ruleTarMultiVolume},
-		{[]string{"tar", "-cL10", "-f", "a.tar", "big"}, ruleTarMultiVolume},
-		{[]string{"tar", "cLf", "10", "a.tar", "big"}, ruleTarMultiVolume},
-		{[]string{"tar", "--tape-length=10", "-cf", "a.tar", "big"}, ruleTarMultiVolume},
-		{[]string{"tar", "--tape", "10", "-cf", "a.tar", "big"}, ruleTarMultiVolume},
+		{[]string{"tar", "-c", "-M", "-L", "10", "-f", "a.tar", "big"}, ruleTarMultiVolume.Code},
+		{[]string{"tar", "-cM", "-f", "a.tar", "big"}, ruleTarMultiVolume.Code},
+		{[]string{"tar", "-cMf", "a.tar", "big"}, ruleTarMultiVolume.Code},
+		{[]string{"tar", "cMf", "a.tar", "big"}, ruleTarMultiVolume.Code},
+		{[]string{"tar", "xMf", "a.tar"}, ruleTarMultiVolume.Code},
+		{[]string{"tar", "--multi-volume", "-cf", "a.tar", "big"}, ruleTarMultiVolume.Code},
+		{[]string{"tar", "--multi", "-cf", "a.tar", "big"}, ruleTarMultiVolume.Code},
+		{[]string{"tar", "--mu", "-cf", "a.tar", "big"}, ruleTarMultiVolume.Code},
+		{[]string{"tar", "-cf", "a.tar", "big", "-M"}, ruleTarMultiVolume.Code},
+		{[]string{"tar", "-c", "-L", "10", "-f", "a.tar", "big"}, ruleTarMultiVolume.Code},
+		{[]string{"tar", "-cL10", "-f", "a.tar", "big"}, ruleTarMultiVolume.Code},
+		{[]string{"tar", "cLf", "10", "a.tar", "big"}, ruleTarMultiVolume.Code},
+		{[]string{"tar", "--tape-length=10", "-cf", "a.tar", "big"}, ruleTarMultiVolume.Code},
+		{[]string{"tar", "--tape", "10", "-cf", "a.tar", "big"}, ruleTarMultiVolume.Code},
 		{[]string{"tar", "--m", "-cf", "a.tar", "big"}, "tar.ambiguous-option"},
 		{[]string{"tar", "-cwf", "a.tar", "big"}, ""},
 		{[]string{"tar", "--interactive", "-xf", "a.tar"}, ""},
@@ -376,11 +378,11 @@ func TestTarOutputFiles(t *testing.T) {
 		r := Tar(c.argv, pinCtx(t, dir))
 		switch {
 		case c.rule == "" && r != nil:
-			t.Errorf("%q: want allow, got %s: %s", c.argv, r.Rule, r.Message)
+			t.Errorf("%q: want allow, got %s: %s", c.argv, r.Code, r.Message)
 		case c.rule != "" && r == nil:
 			t.Errorf("%q: want %s, got allow", c.argv, c.rule)
-		case c.rule != "" && r.Rule != c.rule:
-			t.Errorf("%q: want %s, got %s: %s", c.argv, c.rule, r.Rule, r.Message)
+		case c.rule != "" && r.Code != c.rule:
+			t.Errorf("%q: want %s, got %s: %s", c.argv, c.rule, r.Code, r.Message)
 		}
 	}
 }

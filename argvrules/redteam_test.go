@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 )
 
 // redTeamRows are the argv a red team found allowed although the real
@@ -252,7 +254,7 @@ func TestRedTeam(t *testing.T) {
 func TestMakeUnknownDir(t *testing.T) {
 	for _, tc := range []struct {
 		argv []string
-		rule string
+		rule refusal.Code
 	}{
 		{a("make", "-f", "Makefile"), "make.stdin-makefile"},
 		{a("make", "-C", "sub"), "make.device-directory"},
@@ -260,7 +262,7 @@ func TestMakeUnknownDir(t *testing.T) {
 		{a("make", "all"), ""},
 	} {
 		got := Make(tc.argv, Context{})
-		if (got == nil) != (tc.rule == "") || (got != nil && got.Rule != tc.rule) {
+		if (got == nil) != (tc.rule == "") || (got != nil && got.Code != tc.rule) {
 			t.Errorf("%q: want %q, got %v", tc.argv, tc.rule, got)
 		}
 	}

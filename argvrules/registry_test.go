@@ -65,7 +65,7 @@ func TestRecognizersTolerateEmptyArgv(t *testing.T) {
 		for _, argv := range [][]string{nil, {}, {""}, {name}, {name, ""}, {name, "-"}, {name, "--"}} {
 			_ = f.Recognize(argv, Context{})
 		}
-		if r := f.Recognize(nil, Context{}); r != nil && (r.Rule == "" || r.Message == "") {
+		if r := f.Recognize(nil, Context{}); r != nil && (r.Code == "" || r.Message == "") {
 			t.Errorf("%s(nil) = malformed %+v", f.Name, r)
 		}
 	}

@@ -46,7 +46,7 @@ var rgTable = NewTable("ripgrep 13/14", false, []Option{
 	{Long: "help", Short: 'h'},
 	{Long: "heading"}, {Long: "no-heading"},
 	{Long: "hidden", Short: '.'}, {Long: "no-hidden"},
-	{Long: "hostname-bin", Arg: RequiredArg, Risk: riskRgHostname, Rule: "rg.exec-option"},
+	{Long: "hostname-bin", Arg: RequiredArg, Risk: riskRgHostname, Rule: ruleRgExecOption},
 	{Long: "hyperlink-format", Arg: RequiredArg},
 	{Long: "iglob", Arg: RequiredArg},
 	{Long: "ignore-case", Short: 'i'},
@@ -90,15 +90,15 @@ var rgTable = NewTable("ripgrep 13/14", false, []Option{
 	{Long: "path-separator", Arg: RequiredArg},
 	{Long: "pcre2", Short: 'P'}, {Long: "no-pcre2"},
 	{Long: "pcre2-version"},
-	{Long: "pre", Arg: RequiredArg, Risk: riskRgPre, Rule: "rg.exec-option"},
+	{Long: "pre", Arg: RequiredArg, Risk: riskRgPre, Rule: ruleRgExecOption},
 	{Long: "no-pre"},
-	{Long: "pre-glob", Arg: RequiredArg, Risk: riskRgPreGlob, Rule: "rg.exec-option"},
+	{Long: "pre-glob", Arg: RequiredArg, Risk: riskRgPreGlob, Rule: ruleRgExecOption},
 	{Long: "pretty", Short: 'p'},
 	{Long: "quiet", Short: 'q'},
 	{Long: "regex-size-limit", Arg: RequiredArg},
 	{Long: "regexp", Short: 'e', Arg: RequiredArg},
 	{Long: "replace", Short: 'r', Arg: RequiredArg},
-	{Long: "search-zip", Short: 'z', Risk: riskRgZip, Rule: "rg.exec-option"},
+	{Long: "search-zip", Short: 'z', Risk: riskRgZip, Rule: ruleRgExecOption},
 	{Long: "no-search-zip"},
 	{Long: "smart-case", Short: 'S'},
 	{Long: "sort", Arg: RequiredArg},
@@ -142,7 +142,7 @@ func rgValue(ev *Event) *Rejection {
 	if !rgOptionalWhenHyphen[ev.Opt.Long] || ev.ValueIndex == ev.Index || len(ev.Value) < 2 || ev.Value[0] != '-' {
 		return nil
 	}
-	return Reject("rg.ambiguous-value", "ripgrep option grammar", ev.ValueIndex, ev.Value,
+	return ruleRgAmbiguousValue.Reject(ev.ValueIndex, ev.Value,
 		"argument %d %q follows %s: ripgrep 14 reads it as that option's value, but ripgrep 13 reads it as an option of its own (write %s=VALUE)",
 		ev.ValueIndex, ev.Value, ev.Opt.Display(), ev.Opt.Display())
 }

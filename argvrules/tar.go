@@ -15,7 +15,6 @@ const (
 	riskTarRmt        = "runs a program as the remote tape server"
 	riskTarInfoScript = "runs a program at the end of each volume"
 	riskTarCheckpoint = "selects a checkpoint action other than the inert ., dot, bell, echo[=TEXT], ttyout=TEXT and totals (exec= runs a program)"
-	ruleTarExec       = "tar.exec-option"
 	// riskTarVolumePrompt: at the end of each volume GNU tar 1.34
 	// (src/buffer.c, the new-volume menu) asks on stdin, or /dev/tty when
 	// the archive is stdin, and its "!" answer spawns $SHELL reading the
@@ -23,7 +22,6 @@ const (
 	// -c -L 10 -f a.tar big with stdin "!\n" started sh).
 	riskTarVolumePrompt = "starts GNU tar's interactive volume prompt, whose \"!\" answer runs a shell reading stdin"
 	riskTarTapeLength   = "implies --multi-volume in GNU tar 1.34 and so " + riskTarVolumePrompt
-	ruleTarMultiVolume  = "tar.multi-volume"
 )
 
 // tarOutputPolicy names the policy for GNU tar options whose value is a
@@ -92,7 +90,7 @@ var gnuTarTable = NewTable(gnuTarProgram, false, []Option{
 	{Long: "one-top-level", Arg: OptionalArg},
 	// output streams
 	{Long: "to-stdout", Short: 'O'},
-	{Long: "to-command", Arg: RequiredArg, Risk: riskTarToCommand, Rule: ruleTarExec},
+	{Long: "to-command", Arg: RequiredArg, Risk: riskTarToCommand, Rule: ruleTarExecOption},
 	{Long: "ignore-command-error"},
 	{Long: "no-ignore-command-error"},
 	// file attributes
@@ -130,12 +128,12 @@ var gnuTarTable = NewTable(gnuTarProgram, false, []Option{
 	{Short: '0'}, {Short: '1'}, {Short: '2'}, {Short: '3'}, {Short: '4'},
 	{Short: '5'}, {Short: '6'}, {Short: '7'}, {Short: '8'}, {Short: '9'},
 	{Long: "force-local"},
-	{Long: "rmt-command", Arg: RequiredArg, Risk: riskTarRmt, Rule: ruleTarExec},
-	{Long: "rsh-command", Arg: RequiredArg, Risk: riskTarRsh, Rule: ruleTarExec},
+	{Long: "rmt-command", Arg: RequiredArg, Risk: riskTarRmt, Rule: ruleTarExecOption},
+	{Long: "rsh-command", Arg: RequiredArg, Risk: riskTarRsh, Rule: ruleTarExecOption},
 	{Long: "multi-volume", Short: 'M', Risk: riskTarVolumePrompt, Rule: ruleTarMultiVolume},
 	{Long: "tape-length", Short: 'L', Arg: RequiredArg, Risk: riskTarTapeLength, Rule: ruleTarMultiVolume},
-	{Long: "info-script", Short: 'F', Arg: RequiredArg, Risk: riskTarInfoScript, Rule: ruleTarExec},
-	{Long: "new-volume-script", Key: "F", Arg: RequiredArg, Risk: riskTarInfoScript, Rule: ruleTarExec},
+	{Long: "info-script", Short: 'F', Arg: RequiredArg, Risk: riskTarInfoScript, Rule: ruleTarExecOption},
+	{Long: "new-volume-script", Key: "F", Arg: RequiredArg, Risk: riskTarInfoScript, Rule: ruleTarExecOption},
 	{Long: "volno-file", Arg: RequiredArg},
 	// device blocking
 	{Long: "blocking-factor", Short: 'b', Arg: RequiredArg},
@@ -152,7 +150,7 @@ var gnuTarTable = NewTable(gnuTarProgram, false, []Option{
 	// compression
 	{Long: "auto-compress", Short: 'a'},
 	{Long: "no-auto-compress"},
-	{Long: "use-compress-program", Short: 'I', Arg: RequiredArg, Risk: riskTarCompress, Rule: ruleTarExec},
+	{Long: "use-compress-program", Short: 'I', Arg: RequiredArg, Risk: riskTarCompress, Rule: ruleTarExecOption},
 	{Long: "bzip2", Short: 'j'},
 	{Long: "gzip", Short: 'z'},
 	{Long: "gunzip", Key: "z"},
@@ -181,7 +179,7 @@ var gnuTarTable = NewTable(gnuTarProgram, false, []Option{
 	{Long: "xform", Key: "transform", Arg: RequiredArg},
 	// informative output
 	{Long: "checkpoint", Arg: OptionalArg},
-	{Long: "checkpoint-action", Arg: RequiredArg, Risk: riskTarCheckpoint, Rule: ruleTarExec},
+	{Long: "checkpoint-action", Arg: RequiredArg, Risk: riskTarCheckpoint, Rule: ruleTarExecOption},
 	{Long: "check-links", Short: 'l'},
 	{Long: "totals", Arg: OptionalArg},
 	{Long: "utc"},
@@ -401,7 +399,7 @@ func gnuTarRemoteArchive(p Parsed) *Rejection {
 	for i := range p.Events {
 		ev := &p.Events[i]
 		if ev.Kind == OptionEvent && ev.Opt.Long == "file" && ev.HasValue && gnuTarRemote(ev.Value) {
-			return Reject("tar.remote-archive", tarPolicy, ev.Index, ev.Word,
+			return ruleTarRemoteArchive.Reject(ev.Index, ev.Word,
 				"%s names the archive %q, which GNU tar 1.34 reads as HOST:PATH and opens by running a remote shell (add --force-local for a local file)",
 				describeEvent(ev), ev.Value)
 		}

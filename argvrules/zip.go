@@ -19,13 +19,13 @@ func Zip(argv []string, ctx Context) *Rejection {
 		if strings.HasPrefix(w, "--") {
 			name, _, _, ok := longName(w)
 			if ok && (strings.HasPrefix("unzip-command", name) || strings.HasPrefix("test", name)) {
-				return Reject("zip.exec-option", "zip external program", j, w,
+				return ruleZipExecOption.Reject(j, w,
 					"argument %d %q selects --test or --unzip-command, which runs a program to test the archive", j, w)
 			}
 			continue
 		}
 		if strings.HasPrefix(w, "-") && strings.Contains(w, "T") {
-			return Reject("zip.exec-option", "zip external program", j, w,
+			return ruleZipExecOption.Reject(j, w,
 				"argument %d %q contains -T or -TT, which runs unzip or a command of its choosing to test the archive", j, w)
 		}
 	}

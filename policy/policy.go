@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
-	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
@@ -194,11 +193,7 @@ func (p *Policy) recognize(argv []string, offsets []int, dir *workdir.Dir) error
 	if r == nil {
 		return nil
 	}
-	index := r.Index
-	if index >= 0 && index < len(offsets) {
-		index = offsets[index]
-	}
-	return &refusal.Rejection{Code: refusal.Code(r.Rule), Arg: r.Arg, Index: index, Message: r.Message}
+	return r.Shifted(offsets)
 }
 
 // String renders a plan for logs and `check`.

@@ -22,7 +22,7 @@ func testPolicy(commands ...string) *Policy {
 			}
 			for i, a := range argv {
 				if a == "--evil" {
-					return argvrules.Reject("fake.evil", "fake evil", i, a, "argument %d %q is evil", i, a)
+					return refusal.Rule{Code: "fake.evil", Phrase: "fake evil"}.Reject(i, a, "argument %d %q is evil", i, a)
 				}
 			}
 			return nil

@@ -1,0 +1,188 @@
+package argvrules
+
+import "github.com/seed-b63acb1b/mcp-shell-server/refusal"
+
+// Reason codes. Every refusal this package makes carries one of the codes
+// below, or "<family>.<kind>" with a registered family and one of the kinds
+// (the grammar and containment refusals every family can make). Each rule
+// pairs its code with the reference server's catalogue phrase, so
+// "Command rejected by default security policy: <phrase>: ..." reads the
+// same wherever the code is reported.
+
+// Kinds every family may report as "<family>.<kind>".
+const (
+	// unknown-option: an option (or a prefix of none) the program does not
+	// have; only known options are allowed.
+	kindUnknownOption = "unknown-option"
+	// ambiguous-option: an abbreviation with several candidates; the
+	// family's danger phrase is used when a candidate is refused.
+	kindAmbiguousOption = "ambiguous-option"
+	// missing-value: an option that needs a value has none.
+	kindMissingValue = "missing-value"
+	// unexpected-value: a value attached to an option that takes none.
+	kindUnexpectedValue = "unexpected-value"
+	// output-path: a path the program will write leaves the working
+	// directory (redirect.ProbeWrite).
+	kindOutputPath = "output-path"
+	// exec-option, exec-command, config-write, command, global-option:
+	// the node and container families' shared engines report these under
+	// each family's name (npm, pnpm, yarn, npx; docker, podman).
+	kindExecOption   = "exec-option"
+	kindExecCommand  = "exec-command"
+	kindConfigWrite  = "config-write"
+	kindCommand      = "command"
+	kindGlobalOption = "global-option"
+)
+
+// familyRule is the rule "<family>.<kind>" with phrase.
+func familyRule(family, kind, phrase string) refusal.Rule {
+	return refusal.Rule{Code: refusal.Code(family + "." + kind), Phrase: phrase}
+}
+
+// Rules with a fixed code, by family.
+var (
+	// awk.ambiguous: the awk lexer cannot tell a regex from a division and one reading hides a refused construct.
+	ruleAwkAmbiguous = refusal.Rule{Code: "awk.ambiguous", Phrase: awkPolicy}
+	// awk.debugger: -D/--debug starts the gawk debugger, which takes commands (eval included) from stdin or a file.
+	ruleAwkDebugger = refusal.Rule{Code: "awk.debugger", Phrase: awkPolicy}
+	// awk.file-output: -d, -o, -p with a file, or --persist: gawk writes a file the policy does not contain.
+	ruleAwkFileOutput = refusal.Rule{Code: "awk.file-output", Phrase: awkPolicy}
+	// awk.indirect-call: a gawk indirect function call @f(...), which can call system().
+	ruleAwkIndirectCall = refusal.Rule{Code: "awk.indirect-call", Phrase: awkPolicy}
+	// awk.missing-value: an awk option that needs a value has none.
+	ruleAwkMissingValue = refusal.Rule{Code: "awk.missing-value", Phrase: awkGrammarPolicy}
+	// awk.network: a gawk /inet special file, which opens a network connection.
+	ruleAwkNetwork = refusal.Rule{Code: "awk.network", Phrase: awkPolicy}
+	// awk.pipe: a "|" or "|&" pipe to or from a command inside the awk program.
+	ruleAwkPipe = refusal.Rule{Code: "awk.pipe", Phrase: awkPolicy}
+	// awk.program-file: program text from a file (-f, -E, -i, @include, @load, extension()), which the policy cannot inspect.
+	ruleAwkProgramFile = refusal.Rule{Code: "awk.program-file", Phrase: awkPolicy}
+	// awk.redirect: print/printf output redirected to a file with ">" or ">>" inside the program.
+	ruleAwkRedirect = refusal.Rule{Code: "awk.redirect", Phrase: awkPolicy}
+	// awk.syntax: the awk program cannot be tokenized, so it cannot be checked.
+	ruleAwkSyntax = refusal.Rule{Code: "awk.syntax", Phrase: awkPolicy}
+	// awk.system: system() inside the awk program runs a shell command.
+	ruleAwkSystem = refusal.Rule{Code: "awk.system", Phrase: awkPolicy}
+	// awk.unknown-option: an option no awk reading knows.
+	ruleAwkUnknownOption = refusal.Rule{Code: "awk.unknown-option", Phrase: awkGrammarPolicy}
+
+	// cargo.config: --config or -Z options that set configuration, which can name programs (linkers, runners).
+	ruleCargoConfig = refusal.Rule{Code: "cargo.config", Phrase: cargoPolicy}
+	// cargo.exec-option: a cargo option that names a program to run.
+	ruleCargoExecOption = refusal.Rule{Code: "cargo.exec-option", Phrase: cargoPolicy}
+	// cargo.external-command: an unknown subcommand: cargo runs cargo-NAME from PATH.
+	ruleCargoExternalCommand = refusal.Rule{Code: "cargo.external-command", Phrase: cargoPolicy}
+	// cargo.install-path: an install root or path that leaves the working directory.
+	ruleCargoInstallPath = refusal.Rule{Code: "cargo.install-path", Phrase: cargoPolicy}
+
+	// curl.exec-option: a curl option that loads code (--engine), reads
+	// options from elsewhere (-K/--config) or talks to a local daemon
+	// socket.
+	ruleCurlExecOption = refusal.Rule{Code: "curl.exec-option", Phrase: "curl external code or output"}
+	// curl.output-path: a curl output option whose path leaves the working directory.
+	ruleCurlOutputPath = refusal.Rule{Code: "curl.output-path", Phrase: "output path outside the working directory"}
+
+	// diff3.exec-option: --diff-program runs a program of its choosing instead of diff.
+	ruleDiff3ExecOption = refusal.Rule{Code: "diff3.exec-option", Phrase: "diff3 external program"}
+
+	// file.exec-option: -z/-Z run external decompressors.
+	ruleFileExecOption = refusal.Rule{Code: "file.exec-option", Phrase: "file external program"}
+
+	// find.exec: -exec, -execdir, -ok and -okdir run a program for each file.
+	ruleFindExec = refusal.Rule{Code: "find.exec", Phrase: findExecPolicy}
+	// find.file-output: -fprint, -fprint0, -fprintf and -fls write the file named by their argument.
+	ruleFindFileOutput = refusal.Rule{Code: "find.file-output", Phrase: findOutputPolicy}
+	// find.missing-value: a find primary that needs an argument has none.
+	ruleFindMissingValue = refusal.Rule{Code: "find.missing-value", Phrase: findGrammarPolicy}
+	// find.unknown-option: a find option or primary GNU findutils 4.9 does not have.
+	ruleFindUnknownOption = refusal.Rule{Code: "find.unknown-option", Phrase: findGrammarPolicy}
+
+	// go.env-write: go env -w/-u writes the user's go environment file, which later commands read.
+	ruleGoEnvWrite = refusal.Rule{Code: "go.env-write", Phrase: goPolicy}
+	// go.exec-command: a go subcommand that runs generated or external commands (generate, run of remote code, ...).
+	ruleGoExecCommand = refusal.Rule{Code: "go.exec-command", Phrase: goPolicy}
+	// go.exec-flag: a build flag that names a program or writes outside (-exec, -toolexec, -overlay, ...).
+	ruleGoExecFlag = refusal.Rule{Code: "go.exec-flag", Phrase: goPolicy}
+	// go.exec-tool: a go tool invocation that runs another program.
+	ruleGoExecTool = refusal.Rule{Code: "go.exec-tool", Phrase: goPolicy}
+	// go.external-tool: go tool NAME for a tool that is not an inspection tool.
+	ruleGoExternalTool = refusal.Rule{Code: "go.external-tool", Phrase: goPolicy}
+	// go.remote-run: go run of a remote module version, which downloads and runs code.
+	ruleGoRemoteRun = refusal.Rule{Code: "go.remote-run", Phrase: goPolicy}
+	// go.unknown-command: a go subcommand this policy does not know.
+	ruleGoUnknownCommand = refusal.Rule{Code: "go.unknown-command", Phrase: "go option grammar"}
+	// go.unknown-option: a flag the go command does not have.
+	ruleGoUnknownOption = refusal.Rule{Code: "go.unknown-option", Phrase: "go option grammar"}
+
+	// kubectl.command: a kubectl command that is not read-only.
+	ruleKubectlCommand = refusal.Rule{Code: "kubectl.command", Phrase: containerPolicy}
+	// kubectl.global-option: a kubectl global option that names credentials, plugins or a kubeconfig.
+	ruleKubectlGlobalOption = refusal.Rule{Code: "kubectl.global-option", Phrase: containerPolicy}
+	// kubectl.unknown-option: a flag kubectl does not have.
+	ruleKubectlUnknownOption = refusal.Rule{Code: "kubectl.unknown-option", Phrase: "kubectl option grammar"}
+
+	// make.device-directory: -C or -I naming /dev, /proc or /sys, where files stand for standard input.
+	ruleMakeDeviceDirectory = refusal.Rule{Code: "make.device-directory", Phrase: "make command-line makefile text"}
+	// make.eval: --eval evaluates its value as makefile text, whose recipes run commands.
+	ruleMakeEval = refusal.Rule{Code: "make.eval", Phrase: "make command-line makefile text"}
+	// make.stdin-makefile: a makefile read from standard input or a device (-f -, /dev/stdin, /proc/self/fd/0).
+	ruleMakeStdinMakefile = refusal.Rule{Code: "make.stdin-makefile", Phrase: "make command-line makefile text"}
+	// make.variable-assignment: a VAR=VALUE operand that could be code or a program path.
+	ruleMakeVariableAssignment = refusal.Rule{Code: "make.variable-assignment", Phrase: "make command-line makefile text"}
+
+	// npm.exec-command: npm exec, npx-style commands and scripts given on the command line.
+	ruleNpmExecCommand = refusal.Rule{Code: "npm.exec-command", Phrase: nodePolicy}
+
+	// npx.categorical: npx downloads and runs packages by name.
+	ruleNpxCategorical = refusal.Rule{Code: "npx.categorical", Phrase: nodePolicy}
+
+	// pip.config-write: pip config set/unset/edit writes configuration later commands read.
+	rulePipConfigWrite = refusal.Rule{Code: "pip.config-write", Phrase: pipPolicy}
+	// pip.exec-command: a pip command that runs an editor or other program.
+	rulePipExecCommand = refusal.Rule{Code: "pip.exec-command", Phrase: pipPolicy}
+	// pip.exec-option: a pip option that names a program or configuration to load.
+	rulePipExecOption = refusal.Rule{Code: "pip.exec-option", Phrase: pipPolicy}
+	// pip.unknown-command: a pip command this policy does not know.
+	rulePipUnknownCommand = refusal.Rule{Code: "pip.unknown-command", Phrase: "pip command grammar"}
+
+	// pnpm.exec-command: pnpm exec/dlx and scripts given on the command line.
+	rulePnpmExecCommand = refusal.Rule{Code: "pnpm.exec-command", Phrase: nodePolicy}
+	// pnpm.unknown-command: a pnpm command this policy does not know (pnpm runs package scripts by name).
+	rulePnpmUnknownCommand = refusal.Rule{Code: "pnpm.unknown-command", Phrase: nodePolicy}
+
+	// rg.ambiguous-value: a value that ripgrep could read as a flag.
+	ruleRgAmbiguousValue = refusal.Rule{Code: "rg.ambiguous-value", Phrase: "ripgrep option grammar"}
+	// rg.exec-option: --pre runs a preprocessor program; -z/--search-zip runs decompressors.
+	ruleRgExecOption = refusal.Rule{Code: "rg.exec-option", Phrase: "ripgrep external program"}
+
+	// sdiff.exec-option: --diff-program runs a program of its choosing instead of diff.
+	ruleSdiffExecOption = refusal.Rule{Code: "sdiff.exec-option", Phrase: "sdiff external program"}
+	// sdiff.interactive: -o starts the interactive merge, whose commands run an editor with a shell escape.
+	ruleSdiffInteractive = refusal.Rule{Code: "sdiff.interactive", Phrase: "sdiff external program"}
+
+	// sort.option: --compress-program, -o, --files0-from or -T: runs a program, or reads or writes a file the policy does not contain.
+	ruleSortOption = refusal.Rule{Code: "sort.option", Phrase: sortPolicy}
+
+	// split.exec-option: --filter runs a shell command for every chunk.
+	ruleSplitExecOption = refusal.Rule{Code: "split.exec-option", Phrase: "split external program"}
+
+	// tar.exec-option: a tar option that runs a program (-I, --to-command, --rsh-command, checkpoint exec, ...).
+	ruleTarExecOption = refusal.Rule{Code: "tar.exec-option", Phrase: tarPolicy}
+	// tar.multi-volume: -M/-L start GNU tar's volume prompt, whose "!" answer runs a shell.
+	ruleTarMultiVolume = refusal.Rule{Code: "tar.multi-volume", Phrase: tarPolicy}
+	// tar.remote-archive: a GNU HOST:PATH archive, which runs rsh/ssh.
+	ruleTarRemoteArchive = refusal.Rule{Code: "tar.remote-archive", Phrase: tarPolicy}
+
+	// wget.background: -b detaches wget from the call, beyond its timeout.
+	ruleWgetBackground = refusal.Rule{Code: "wget.background", Phrase: "wget external program or output"}
+	// wget.config: --config reads a wgetrc, whose commands can name programs.
+	ruleWgetConfig = refusal.Rule{Code: "wget.config", Phrase: "wget external program or output"}
+	// wget.exec-option: a wget option that runs a program (--use-askpass) or executes wgetrc commands (-e).
+	ruleWgetExecOption = refusal.Rule{Code: "wget.exec-option", Phrase: "wget external program or output"}
+
+	// yarn.exec-command: yarn exec/dlx and scripts given on the command line.
+	ruleYarnExecCommand = refusal.Rule{Code: "yarn.exec-command", Phrase: nodePolicy}
+
+	// zip.exec-option: -T/-TT run an unzip command to test the archive.
+	ruleZipExecOption = refusal.Rule{Code: "zip.exec-option", Phrase: "zip external program"}
+)
