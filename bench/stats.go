@@ -122,3 +122,5 @@ func medianFloat(v []float64) float64 {
 }
 
 func medianDuration(d []time.Duration) time.Duration { return quantile(d, .5) }
+
+func toMS(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
