@@ -69,6 +69,30 @@ func TestQuantile(t *testing.T) {
 	}
 }
 
+func TestQuantileFloat(t *testing.T) {
+	if got := quantile([]float64{4, 1, 3, 2}, .5); got != 2.5 {
+		t.Errorf("median of 1..4 = %v, want 2.5", got)
+	}
+}
+
+func TestProcKeys(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cpuinfo")
+	text := "processor\t: 0\nmodel name\t: First CPU\n\nno colon here\nprocessor\t: 1\nmodel name\t: Second CPU\nflags\t\t:\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := procKeys(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m["model name"] != "First CPU" || m["processor"] != "0" || m["flags"] != "" || len(m) != 3 {
+		t.Errorf("procKeys = %q", m)
+	}
+	if got := procValue(path, "flags"); got != "unknown" {
+		t.Errorf("procValue of an empty value = %q, want unknown", got)
+	}
+}
+
 func TestBlockRatios(t *testing.T) {
 	a := []time.Duration{2, 2, 6, 6}
 	b := []time.Duration{1, 1, 2, 2}
@@ -108,6 +132,9 @@ func TestReadProcSelf(t *testing.T) {
 	}
 	if s.RSSKiB <= 0 || s.HWMKiB < s.RSSKiB || s.Threads < 1 || s.FDs < 3 {
 		t.Errorf("implausible /proc stats of this test: %+v", s)
+	}
+	if b, err := os.ReadFile("/proc/self/stat"); err != nil || ppidOf(b) != os.Getppid() {
+		t.Errorf("ppidOf(/proc/self/stat) = %d, want %d (%v)", ppidOf(b), os.Getppid(), err)
 	}
 }
 

@@ -7,8 +7,9 @@ import (
 )
 
 // chartWidth is the width of a latency chart's plot area in characters:
-// with the longest series name (about 40) a line stays within the ~100
-// columns a Markdown code block shows without scrolling.
+// about 25 per decade on a typical 2–3 decade axis, and with the longest
+// series name (about 40) a line stays near the ~100 columns a Markdown code
+// block shows without scrolling.
 const chartWidth = 60
 
 // chartLegend explains latencyChart's marks; the report prints it once.

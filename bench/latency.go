@@ -49,6 +49,18 @@ func interleave(ctx context.Context, n, warm int, ss []*series) error {
 	return nil
 }
 
+// rotated runs each step once, starting with step i (mod len(steps)), so
+// that in repetition i a different run goes first and no run always
+// follows the same one.
+func rotated(i int, steps ...func() error) error {
+	for j := range steps {
+		if err := steps[(i+j)%len(steps)](); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // latencyGroup is one interleaved loop: the series measured side by side,
 // reported as one table and one chart. series[0] is the os/exec floor,
 // series[1] ours, series[2] (when the peer runs) the peer doing the same
@@ -166,13 +178,7 @@ func floorExec(name string, args ...string) func(context.Context) (time.Duration
 func oursShell(s *server, argv []string, wantBytes int) func(context.Context) (time.Duration, error) {
 	args := map[string]any{"command": argv}
 	return func(ctx context.Context) (time.Duration, error) {
-		start := time.Now()
-		res, err := s.call(ctx, "shell_execute", args)
-		d := time.Since(start)
-		if err != nil {
-			return d, err
-		}
-		m, err := structured(res)
+		d, m, err := s.timedCall(ctx, "shell_execute", args)
 		if err != nil {
 			return d, err
 		}
