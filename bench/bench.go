@@ -27,7 +27,6 @@ type bench struct {
 	machine machineInfo
 	goals   []goal
 	parts   []part
-	chart   []chartPanel
 }
 
 // goal is one target of the issue and whether this run met it.
@@ -82,12 +81,6 @@ func newBench(ctx context.Context, o options) (*bench, error) {
 		o.out = filepath.Join(b.root, "BENCHMARKS.md")
 		if o.smoke {
 			o.out = filepath.Join(b.tmp, "BENCHMARKS.md")
-		}
-	}
-	if o.png == "" {
-		o.png = filepath.Join(b.root, "bench", "latency.png")
-		if o.smoke {
-			o.png = filepath.Join(b.tmp, "latency.png")
 		}
 	}
 	if o.cases == "" {

@@ -1,9 +1,9 @@
 package main
 
 import (
-	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -69,6 +69,30 @@ func TestQuantile(t *testing.T) {
 	}
 }
 
+func TestQuantileFloat(t *testing.T) {
+	if got := quantile([]float64{4, 1, 3, 2}, .5); got != 2.5 {
+		t.Errorf("median of 1..4 = %v, want 2.5", got)
+	}
+}
+
+func TestProcKeys(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cpuinfo")
+	text := "processor\t: 0\nmodel name\t: First CPU\n\nno colon here\nprocessor\t: 1\nmodel name\t: Second CPU\nflags\t\t:\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := procKeys(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m["model name"] != "First CPU" || m["processor"] != "0" || m["flags"] != "" || len(m) != 3 {
+		t.Errorf("procKeys = %q", m)
+	}
+	if got := procValue(path, "flags"); got != "unknown" {
+		t.Errorf("procValue of an empty value = %q, want unknown", got)
+	}
+}
+
 func TestBlockRatios(t *testing.T) {
 	a := []time.Duration{2, 2, 6, 6}
 	b := []time.Duration{1, 1, 2, 2}
@@ -109,24 +133,51 @@ func TestReadProcSelf(t *testing.T) {
 	if s.RSSKiB <= 0 || s.HWMKiB < s.RSSKiB || s.Threads < 1 || s.FDs < 3 {
 		t.Errorf("implausible /proc stats of this test: %+v", s)
 	}
+	if b, err := os.ReadFile("/proc/self/stat"); err != nil || ppidOf(b) != os.Getppid() {
+		t.Errorf("ppidOf(/proc/self/stat) = %d, want %d (%v)", ppidOf(b), os.Getppid(), err)
+	}
 }
 
-func TestWriteChart(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "c.png")
-	s := &series{name: "ours: shell_execute true", d: []time.Duration{time.Millisecond, 2 * time.Millisecond, 40 * time.Millisecond}}
-	if err := writeChart(path, "test chart", []chartPanel{{title: "true", series: []*series{s}}, {title: "empty"}}); err != nil {
-		t.Fatal(err)
+func TestLatencyChart(t *testing.T) {
+	spread := func(name string, lo, hi time.Duration) *series {
+		s := &series{name: name}
+		for i := range 101 {
+			s.d = append(s.d, lo+(hi-lo)*time.Duration(i)/100)
+		}
+		return s
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
+	got := latencyChart([]*series{
+		spread("floor", 2*time.Millisecond, 4*time.Millisecond),
+		spread("ours: shell_execute", 3*time.Millisecond, 40*time.Millisecond),
+		{name: "empty"},
+	})
+	// ours: p10 6.7, p25 12.25, p50 21.5, p75 30.75, p90 36.3, p99 39.63 ms.
+	want := `floor                  --===|===--.
+ours: shell_execute                        -----------===========|======---..
+empty
+                     +----------------+------------+-----------+----------------+
+                     2                5            10          20               50 ms
+`
+	if got != want {
+		t.Errorf("latencyChart:\n%s\nwant:\n%s", got, want)
 	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
+	if got := latencyChart([]*series{{name: "empty"}}); got != "(no latency measured)\n" {
+		t.Errorf("latencyChart of empty series = %q", got)
 	}
-	if got := img.Bounds().Dx(); got != 2*panelW {
-		t.Errorf("chart width %d, want %d", got, 2*panelW)
+}
+
+func TestTicks125(t *testing.T) {
+	for _, tc := range []struct {
+		lo, hi float64
+		want   []float64
+	}{
+		{2.8, 45.7, []float64{2, 5, 10, 20, 50}},
+		{2, 2, []float64{2, 5}},
+		{0.15, 0.9, []float64{0.1, 0.2, 0.5, 1}},
+		{142, 229, []float64{100, 200, 500}},
+	} {
+		if got := ticks125(tc.lo, tc.hi); !slices.Equal(got, tc.want) {
+			t.Errorf("ticks125(%v, %v) = %v, want %v", tc.lo, tc.hi, got, tc.want)
+		}
 	}
 }

@@ -26,29 +26,24 @@ func (b *bench) concurrency(ctx context.Context) error {
 	reps := b.reps(5, 2)
 	var ours, floor []time.Duration
 	for i := range reps {
-		round := []func() error{
-			func() error {
-				d, err := concurrentCalls(ctx, s, i)
-				ours = append(ours, d)
-				return err
-			},
-			func() error {
-				d, err := concurrentFloor(ctx)
-				floor = append(floor, d)
-				return err
-			},
-		}
-		for j := range round {
-			if err := round[(i+j)%2](); err != nil {
-				return err
-			}
+		err := rotated(i, func() error {
+			d, err := concurrentCalls(ctx, s, i)
+			ours = append(ours, d)
+			return err
+		}, func() error {
+			d, err := concurrentFloor(ctx)
+			floor = append(floor, d)
+			return err
+		})
+		if err != nil {
+			return err
 		}
 	}
 	p := b.newPart("5. Concurrency: 64 simultaneous calls of sleep 0.2")
 	p.printf("One session, `MCP_SHELL_MAX_CONCURRENT=64`; each call is `shell_execute [\"sleep\",\"0.2\",\"|\",\"echo\",MARKER]` with a marker unique to the call and repetition, and its answer must be exactly its marker (no lost, failed or mixed response). The floor runs the same 64 pipelines (`sleep 0.2 | echo MARKER`, two processes and a pipe each, output captured) with os/exec at once in this process. %d alternating repetitions.\n\n", reps)
 	p.printf("| run | min | median | max |\n|---|---:|---:|---:|\n")
-	p.printf("| floor: 64 × os/exec sleep 0.2 \\| echo | %s | %s | %s ms |\n", ms(quantile(floor, 0)), ms(quantile(floor, .5)), ms(quantile(floor, 1)))
-	p.printf("| ours: 64 concurrent calls | %s | %s | %s ms |\n\n", ms(quantile(ours, 0)), ms(quantile(ours, .5)), ms(quantile(ours, 1)))
+	p.printf("| floor: 64 × os/exec sleep 0.2 \\| echo | %s |\n", minMedMax(floor))
+	p.printf("| ours: 64 concurrent calls | %s |\n\n", minMedMax(ours))
 	p.printf("All %d × %d answers matched their requests. ", reps, concurrent)
 	med := medianDuration(ours)
 	fmed := medianDuration(floor)
@@ -67,12 +62,7 @@ func concurrentCalls(ctx context.Context, s *server, round int) (time.Duration, 
 		marker := fmt.Sprintf("m-%d-%d", round, i)
 		wg.Go(func() {
 			<-gate
-			res, err := s.call(ctx, "shell_execute", map[string]any{"command": []string{"sleep", "0.2", "|", "echo", marker}})
-			if err != nil {
-				errs[i] = err
-				return
-			}
-			m, err := structured(res)
+			_, m, err := s.timedCall(ctx, "shell_execute", map[string]any{"command": []string{"sleep", "0.2", "|", "echo", marker}})
 			if err != nil {
 				errs[i] = err
 				return

@@ -1,6 +1,6 @@
 // Command bench measures mcp-shell-server against its physical floors and
-// against a peer server, in one invocation, and writes BENCHMARKS.md and a
-// PNG chart of the latency distributions.
+// against a peer server, in one invocation, and writes BENCHMARKS.md, with
+// a text chart of the latency distributions beside each latency table.
 //
 // Every comparison is measured side by side in the same run (interleaved in
 // one loop where the issue asks for it), because the machines are shared and

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -152,20 +151,27 @@ func contentText(c mcp.Content) string {
 	return ""
 }
 
-// structured decodes the result's structuredContent into a generic map.
+// structured is the result's structuredContent, which the go-sdk client
+// decodes from JSON into a generic map.
 func structured(r *mcp.CallToolResult) (map[string]any, error) {
-	if r.StructuredContent == nil {
-		return nil, fmt.Errorf("%w: no structuredContent", errCall)
-	}
-	raw, err := json.Marshal(r.StructuredContent)
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, err
+	m, ok := r.StructuredContent.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%w: structuredContent is %T, want a JSON object", errCall, r.StructuredContent)
 	}
 	return m, nil
+}
+
+// timedCall is call timed on its own, and the answer's structuredContent;
+// callers check it after the clock stopped.
+func (s *server) timedCall(ctx context.Context, tool string, args map[string]any) (time.Duration, map[string]any, error) {
+	start := time.Now()
+	res, err := s.call(ctx, tool, args)
+	d := time.Since(start)
+	if err != nil {
+		return d, nil, err
+	}
+	m, err := structured(res)
+	return d, m, err
 }
 
 // tailBuffer keeps the last max bytes written to it (a server's stderr),

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"os"
 	"os/exec"
 	"runtime"
@@ -29,9 +28,9 @@ func describeMachine(root string) machineInfo {
 		date:      time.Now().UTC().Format("2006-01-02 15:04 MST"),
 		commit:    commitOf(root),
 		kernel:    strings.TrimSpace(readFirstLine("/proc/sys/kernel/ostype") + " " + readFirstLine("/proc/sys/kernel/osrelease")),
-		cpu:       cpuInfo("model name"),
+		cpu:       procValue("/proc/cpuinfo", "model name"),
 		cores:     runtime.NumCPU(),
-		memory:    memTotal(),
+		memory:    procValue("/proc/meminfo", "MemTotal"),
 		goVersion: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH,
 		loadStart: loadavg(),
 	}
@@ -67,34 +66,10 @@ func readFirstLine(path string) string {
 	return strings.TrimSpace(line)
 }
 
-// cpuInfo is the first value of key in /proc/cpuinfo.
-func cpuInfo(key string) string {
-	f, err := os.Open("/proc/cpuinfo")
-	if err != nil {
-		return "unknown"
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), ":")
-		if ok && strings.TrimSpace(k) == key {
-			return strings.TrimSpace(v)
-		}
-	}
-	return "unknown"
-}
-
-func memTotal() string {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return "unknown"
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "MemTotal:"); ok {
-			return strings.TrimSpace(v)
-		}
+// procValue is key's value in the /proc file at path, or "unknown".
+func procValue(path, key string) string {
+	if m, _ := procKeys(path); m[key] != "" {
+		return m[key]
 	}
 	return "unknown"
 }

@@ -27,7 +27,6 @@ type options struct {
 	peerDir     string
 	peerVersion string
 	out         string
-	png         string
 	cases       string
 	keep        bool
 	only        string
@@ -60,7 +59,7 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, "bench: writing the report:", err)
 		return 1
 	}
-	fmt.Fprintf(os.Stderr, "bench: wrote %s and %s\n", b.o.out, b.o.png)
+	fmt.Fprintln(os.Stderr, "bench: wrote", b.o.out)
 	if broken != nil {
 		fmt.Fprintln(os.Stderr, "bench: FAILED:", broken)
 		return 1
@@ -82,7 +81,6 @@ func parseFlags(args []string) (options, error) {
 	fs.StringVar(&o.peerDir, "peer-dir", "", "npm prefix where the peer is already installed (default: npm install into a temp dir)")
 	fs.StringVar(&o.peerVersion, "peer-version", "2.7.1", "version of @mako10k/mcp-shell-server to install")
 	fs.StringVar(&o.out, "out", "", "report path (default BENCHMARKS.md at the repository root; smoke: a temp dir)")
-	fs.StringVar(&o.png, "png", "", "chart path (default bench/latency.png; smoke: a temp dir)")
 	fs.StringVar(&o.cases, "cases", "", "directory holding benign.jsonl (default ../shared/cases beside the repository)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the scratch directory (prints its path)")
 	fs.StringVar(&o.only, "only", "", "comma list of sections to run: policy,latency,startup,throughput,concurrency,soak (default all)")

@@ -3,22 +3,11 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 )
 
-// write renders BENCHMARKS.md and the chart.
+// write renders BENCHMARKS.md.
 func (b *bench) write() error {
-	short := b.machine.commit
-	if hash, dirty, _ := strings.Cut(short, "+"); len(hash) == 40 {
-		short = hash[:12]
-		if dirty != "" {
-			short += "+" + dirty
-		}
-	}
-	if err := writeChart(b.o.png, "mcp-shell-server per-call latency CDF, commit "+short, b.chart); err != nil {
-		return err
-	}
 	var w strings.Builder
 	m := b.machine
 	mode := "full run"
@@ -49,9 +38,6 @@ func (b *bench) write() error {
 			verdict = map[bool]string{true: "yes", false: "**no**"}[*g.met]
 		}
 		fmt.Fprintf(&w, "| %s | %s | %s | %s |\n", g.name, g.target, g.measured, verdict)
-	}
-	if rel, err := filepath.Rel(filepath.Dir(b.o.out), b.o.png); err == nil {
-		fmt.Fprintf(&w, "\n![Per-call latency CDF: floor (grey), ours (blue), peer (red), peer's preview-only call (orange)](%s)\n", filepath.ToSlash(rel))
 	}
 	for _, p := range b.parts {
 		fmt.Fprintf(&w, "\n## %s\n\n%s", p.title, p.body.String())

@@ -67,12 +67,7 @@ func soakCall(ctx context.Context, s *server, i int) (time.Duration, error) {
 	switch {
 	case i%20 == 9:
 		marker := fmt.Sprintf("soak-%d", i)
-		res, err := s.call(ctx, "execute_command", map[string]any{"program": "echo", "args": []string{marker}})
-		d := time.Since(start)
-		if err != nil {
-			return d, err
-		}
-		m, err := structured(res)
+		d, m, err := s.timedCall(ctx, "execute_command", map[string]any{"program": "echo", "args": []string{marker}})
 		if err != nil {
 			return d, err
 		}

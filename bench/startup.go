@@ -44,11 +44,10 @@ func (b *bench) startup(ctx context.Context) error {
 	}
 	p := b.newPart("3. Start-up: process start to the first tools/list answer")
 	p.printf("Each repetition starts a fresh process, connects the go-sdk client over its stdio (IOTransport) and times fork/exec, the MCP handshake and the first `tools/list` answer; ours and the peer alternate. %d repetitions.\n\n| server | n | min | median | max |\n|---|---:|---:|---:|---:|\n", reps)
-	p.printf("| floor: `mcp-shell-server --help` to exit | %d | %s | %s | %s ms |\n", len(floor), ms(quantile(floor, 0)), ms(quantile(floor, .5)), ms(quantile(floor, 1)))
+	p.printf("| floor: `mcp-shell-server --help` to exit | %d | %s |\n", len(floor), minMedMax(floor))
 	names := []string{"ours", "peer"}
 	for k := range specs {
-		m := summarize(times[k])
-		p.printf("| %s | %d | %s | %s | %s ms |\n", names[k], m.N, ms(quantile(times[k], 0)), ms(m.P50), ms(quantile(times[k], 1)))
+		p.printf("| %s | %d | %s |\n", names[k], len(times[k]), minMedMax(times[k]))
 	}
 	ours := medianDuration(times[0])
 	p.printf("\nOurs/floor start-up median: %.1f× (the floor shows how slow process start alone is on the machine at the time).\n", ratio(ours, medianDuration(floor)))

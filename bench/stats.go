@@ -15,7 +15,7 @@ type sample struct {
 
 // quantile returns the q-quantile (0..1) of d with linear interpolation
 // between order statistics; 0 for an empty sample.
-func quantile(d []time.Duration, q float64) time.Duration {
+func quantile[T ~int64 | ~float64](d []T, q float64) T {
 	if len(d) == 0 {
 		return 0
 	}
@@ -24,7 +24,7 @@ func quantile(d []time.Duration, q float64) time.Duration {
 	return sortedQuantile(s, q)
 }
 
-func sortedQuantile(s []time.Duration, q float64) time.Duration {
+func sortedQuantile[T ~int64 | ~float64](s []T, q float64) T {
 	if len(s) == 1 {
 		return s[0]
 	}
@@ -32,7 +32,7 @@ func sortedQuantile(s []time.Duration, q float64) time.Duration {
 	lo := int(math.Floor(pos))
 	hi := min(lo+1, len(s)-1)
 	frac := pos - float64(lo)
-	return s[lo] + time.Duration(frac*float64(s[hi]-s[lo]))
+	return s[lo] + T(frac*float64(s[hi]-s[lo]))
 }
 
 // summary is the distribution of one sample: order statistics in
@@ -101,6 +101,12 @@ func ms(d time.Duration) string {
 	}
 }
 
+// minMedMax formats the minimum, median and maximum of d as three cells
+// of a Markdown table row, for repeated runs.
+func minMedMax(d []time.Duration) string {
+	return fmt.Sprintf("%s | %s | %s ms", ms(quantile(d, 0)), ms(quantile(d, .5)), ms(quantile(d, 1)))
+}
+
 // rangeOf formats the minimum and maximum of v as "lo–hi".
 func rangeOf(v []float64, format string) string {
 	if len(v) == 0 {
@@ -109,16 +115,6 @@ func rangeOf(v []float64, format string) string {
 	return fmt.Sprintf(format+"–"+format, slices.Min(v), slices.Max(v))
 }
 
-func medianFloat(v []float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	s := slices.Clone(v)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
 func medianDuration(d []time.Duration) time.Duration { return quantile(d, .5) }
+
+func toMS(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
