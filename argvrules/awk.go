@@ -27,34 +27,34 @@ const gawkProgram = "gawk 5.x"
 // file-writing -d/-o/-p when they are given a file (bare forms write
 // awkvars.out/awkprof.out in the working directory and are allowed).
 // -Y/-Z exist only in debugging builds and are unknown here.
-var gawkTable = NewTable(gawkProgram, true, []Option{
-	{Long: "assign", Short: 'v', Arg: RequiredArg},
+var gawkTable = newTable(gawkProgram, true, []option{
+	{Long: "assign", Short: 'v', Arg: requiredArg},
 	{Long: "bignum", Short: 'M'},
 	{Long: "characters-as-bytes", Short: 'b'},
 	{Long: "copyright", Short: 'C'},
 	{Long: "csv", Short: 'k'},
-	{Long: "debug", Short: 'D', Arg: OptionalArg, Risk: riskAwkDebug, Rule: ruleAwkDebugger},
-	{Long: "dump-variables", Short: 'd', Arg: OptionalArg, Risk: riskAwkWriteFile, RiskIfValue: true, Rule: ruleAwkFileOutput},
-	{Long: "exec", Short: 'E', Arg: RequiredArg, Risk: riskAwkProgFile, Rule: ruleAwkProgramFile},
-	{Long: "field-separator", Short: 'F', Arg: RequiredArg},
-	{Long: "file", Short: 'f', Arg: RequiredArg, Risk: riskAwkProgFile, Rule: ruleAwkProgramFile},
+	{Long: "debug", Short: 'D', Arg: optionalArg, Risk: riskAwkDebug, Rule: ruleAwkDebugger},
+	{Long: "dump-variables", Short: 'd', Arg: optionalArg, Risk: riskAwkWriteFile, RiskIfValue: true, Rule: ruleAwkFileOutput},
+	{Long: "exec", Short: 'E', Arg: requiredArg, Risk: riskAwkProgFile, Rule: ruleAwkProgramFile},
+	{Long: "field-separator", Short: 'F', Arg: requiredArg},
+	{Long: "file", Short: 'f', Arg: requiredArg, Risk: riskAwkProgFile, Rule: ruleAwkProgramFile},
 	{Long: "gen-pot", Short: 'g'},
 	{Long: "help", Short: 'h'},
-	{Long: "include", Short: 'i', Arg: RequiredArg, Risk: riskAwkProgFile, Rule: ruleAwkProgramFile},
-	{Long: "lint", Short: 'L', Arg: OptionalArg},
+	{Long: "include", Short: 'i', Arg: requiredArg, Risk: riskAwkProgFile, Rule: ruleAwkProgramFile},
+	{Long: "lint", Short: 'L', Arg: optionalArg},
 	{Long: "lint-old", Short: 't'},
-	{Long: "load", Short: 'l', Arg: RequiredArg, Risk: riskAwkLoad, Rule: ruleAwkProgramFile},
+	{Long: "load", Short: 'l', Arg: requiredArg, Risk: riskAwkLoad, Rule: ruleAwkProgramFile},
 	{Long: "non-decimal-data", Short: 'n'},
 	{Long: "no-optimize", Short: 's'},
 	{Long: "nostalgia"},
 	{Long: "optimize", Short: 'O'},
-	{Long: "persist", Arg: OptionalArg, Risk: riskAwkPersist, Rule: ruleAwkFileOutput},
+	{Long: "persist", Arg: optionalArg, Risk: riskAwkPersist, Rule: ruleAwkFileOutput},
 	{Long: "posix", Short: 'P'},
-	{Long: "pretty-print", Short: 'o', Arg: OptionalArg, Risk: riskAwkWriteFile, RiskIfValue: true, Rule: ruleAwkFileOutput},
-	{Long: "profile", Short: 'p', Arg: OptionalArg, Risk: riskAwkWriteFile, RiskIfValue: true, Rule: ruleAwkFileOutput},
+	{Long: "pretty-print", Short: 'o', Arg: optionalArg, Risk: riskAwkWriteFile, RiskIfValue: true, Rule: ruleAwkFileOutput},
+	{Long: "profile", Short: 'p', Arg: optionalArg, Risk: riskAwkWriteFile, RiskIfValue: true, Rule: ruleAwkFileOutput},
 	{Long: "re-interval", Short: 'r'},
 	{Long: "sandbox", Short: 'S'},
-	{Long: "source", Short: 'e', Arg: RequiredArg},
+	{Long: "source", Short: 'e', Arg: requiredArg},
 	{Long: "trace", Short: 'I'},
 	{Long: "traditional", Short: 'c'},
 	{Long: "use-lc-numeric", Short: 'N'},
@@ -82,14 +82,14 @@ type awkReading struct {
 	err      *Rejection
 }
 
-// Awk is the recognizer of the awk family (awk, gawk, mawk, nawk). argv is
+// checkAwk is the recognizer of the awk family (awk, gawk, mawk, nawk). argv is
 // parsed with the gawk 5.x grammar (gawk), the mawk 1.3.4 grammar (mawk),
 // or both (any other name); it is refused when any reading selects a
 // program file, include, extension library, the debugger or a file-writing
 // option, when any reading has a grammar error, or when any text a reading
 // takes as the awk program fails checkAwkProgram. -v values, -F values and
 // operands such as var=value and file names are data.
-func Awk(argv []string, ctx Context) *Rejection {
+func checkAwk(argv []string, ctx Context) *Rejection {
 	if len(argv) == 0 {
 		return nil
 	}
@@ -131,12 +131,12 @@ func Awk(argv []string, ctx Context) *Rejection {
 // --source values are program text; without -e/-f the first operand is.
 func gawkRead(argv []string) awkReading {
 	var r awkReading
-	p := gawkTable.Parse(argv, 1, RequireOrder)
+	p := gawkTable.Parse(argv, 1, requireOrder)
 	haveSource := false
 	for i := range p.Events {
 		ev := &p.Events[i]
 		switch {
-		case ev.Kind == OperandEvent:
+		case ev.Kind == operandEvent:
 			if !haveSource {
 				r.programs = append(r.programs, ev.Index)
 			}
@@ -152,10 +152,10 @@ func gawkRead(argv []string) awkReading {
 	return gawkFinish(r, p)
 }
 
-func gawkFinish(r awkReading, p Parsed) awkReading {
+func gawkFinish(r awkReading, p parsed) awkReading {
 	if p.Err != nil {
 		r.err = grammarRejection("awk", awkPolicy, awkGrammarPolicy, p.Err, false)
-		if p.Err.Kind == ErrAmbiguous && anyRisky(p.Err.Candidates) {
+		if p.Err.Kind == parseAmbiguous && anyRisky(p.Err.Candidates) {
 			r.reject = r.err
 		}
 	}

@@ -2,6 +2,8 @@ package argvrules
 
 import (
 	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 )
 
 const cargoPolicy = "cargo external program"
@@ -25,7 +27,7 @@ var cargoCommands = map[string]bool{
 // cargoGlobalValue are cargo's global options that take a separate value.
 var cargoGlobalValue = map[string]bool{"--color": true, "-C": true, "-Z": true, "--explain": true}
 
-// Cargo is the recognizer of cargo (clap grammar: exact long names,
+// checkCargo is the recognizer of cargo (clap grammar: exact long names,
 // --name=value or --name value, options after operands). Refused in any
 // position: --config (every KEY=VALUE form, which can set
 // target.*.runner, build.rustc-wrapper, target.*.linker ..., and every
@@ -40,7 +42,7 @@ var cargoGlobalValue = map[string]bool{"--color": true, "-C": true, "-Z": true, 
 // and the repository's .cargo/config.toml are delegated authority, as are
 // cargo install (into the user's cargo bin directory, or --root), the
 // directory operands of cargo new/init/vendor and --manifest-path.
-func Cargo(argv []string, ctx Context) *Rejection {
+func checkCargo(argv []string, ctx Context) *Rejection {
 	if r := cargoScan(argv); r != nil {
 		return r
 	}
@@ -105,7 +107,7 @@ func cargoOutputs(argv []string, ctx Context) *Rejection {
 			value = argv[j+1]
 			w += " " + value
 		}
-		if r := outputPath(ctx, "cargo", j, w, value, outDir); r != nil {
+		if r := outputPath(ctx, "cargo", j, w, value, redirect.Dir); r != nil {
 			return r
 		}
 	}

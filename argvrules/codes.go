@@ -24,13 +24,20 @@ const (
 	// output-path: a path the program will write leaves the working
 	// directory (redirect.ProbeWrite).
 	kindOutputPath = "output-path"
-	// exec-option, exec-command, config-write, command, global-option:
-	// the node and container families' shared engines report these under
-	// each family's name (npm, pnpm, yarn, npx; docker, podman).
-	kindExecOption   = "exec-option"
-	kindExecCommand  = "exec-command"
-	kindConfigWrite  = "config-write"
-	kindCommand      = "command"
+	// exec-option: an option that names a program to run (the node
+	// families' shared engine: npm, pnpm, yarn, npx).
+	kindExecOption = "exec-option"
+	// exec-command: a command that runs a program or an editor (node
+	// families).
+	kindExecCommand = "exec-command"
+	// config-write: a command that writes the user configuration, which
+	// later commands read (node families).
+	kindConfigWrite = "config-write"
+	// command: a command that is not read-only (the container engines:
+	// docker, podman).
+	kindCommand = "command"
+	// global-option: a global option that names credentials, a daemon or
+	// configuration (container engines).
 	kindGlobalOption = "global-option"
 )
 

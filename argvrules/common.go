@@ -6,15 +6,6 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 )
 
-// outKind says what kind of path an output option names.
-type outKind uint8
-
-const (
-	outFile outKind = iota + 1 // a file the program creates or truncates
-	outDir                     // a directory the program writes files into (it may create it)
-	outAny                     // a file, or a directory when it exists or ends in "/" (go build -o)
-)
-
 // getoptProgram is a program whose whole argv is one GNU getopt_long (or
 // getopt_long-like) grammar: a table, an operand ordering, whether the
 // program accepts unique abbreviations of long names, and the options that
@@ -24,19 +15,19 @@ type getoptProgram struct {
 	family  string // reason-code prefix, e.g. "wget"
 	policy  string // policy text for refused options
 	grammar string // policy text for grammar errors
-	table   *Table
-	order   Ordering
+	table   *table
+	order   ordering
 	// exact is true for programs whose parser has no abbreviations (clap,
 	// curl): an abbreviation the engine resolves is an unknown option there.
 	exact bool
 	// outputs maps an option key to the kind of path its value names;
 	// values "-" (standard output) and "/dev/null" are always accepted.
-	outputs map[string]outKind
+	outputs map[string]redirect.Kind
 	// operand, when set, judges each operand (make's variable assignments).
-	operand func(argv []string, ev *Event) *Rejection
+	operand func(argv []string, ev *event) *Rejection
 	// value, when set, judges each option value beyond Risk and outputs
 	// (make -f -).
-	value func(ev *Event) *Rejection
+	value func(ev *event) *Rejection
 }
 
 // check parses argv[1:] and returns the first refusal in argv order: a
@@ -61,8 +52,8 @@ func (g *getoptProgram) check(argv []string, ctx Context) *Rejection {
 	return nil
 }
 
-func (g *getoptProgram) event(argv []string, ctx Context, ev *Event) *Rejection {
-	if ev.Kind == OperandEvent {
+func (g *getoptProgram) event(argv []string, ctx Context, ev *event) *Rejection {
+	if ev.Kind == operandEvent {
 		if g.operand != nil {
 			return g.operand(argv, ev)
 		}
@@ -88,7 +79,7 @@ func (g *getoptProgram) event(argv []string, ctx Context, ev *Event) *Rejection 
 }
 
 // optKey is the identity used in getoptProgram.outputs.
-func optKey(o *Option) string {
+func optKey(o *option) string {
 	switch {
 	case o.Key != "":
 		return o.Key
@@ -97,46 +88,6 @@ func optKey(o *Option) string {
 	default:
 		return string(o.Short)
 	}
-}
-
-// harmlessOutput reports whether an output value needs no containment:
-// "-" (standard output in every program here), /dev/null and the
-// process's own /dev/stdout and /dev/stderr.
-func harmlessOutput(v string) bool {
-	switch v {
-	case "-", "/dev/null", "/dev/stdout", "/dev/stderr":
-		return true
-	}
-	return false
-}
-
-// outputValue checks the path named by an output option's value.
-func outputValue(ctx Context, family string, ev *Event, kind outKind) *Rejection {
-	if harmlessOutput(ev.Value) {
-		return nil
-	}
-	word := ev.Word
-	if ev.ValueIndex >= 0 && ev.ValueIndex != ev.Index {
-		word = ev.Word + " " + ev.Value
-	}
-	return outputPath(ctx, family, ev.Index, word, ev.Value, kind)
-}
-
-// outputPath checks an output path of the given kind with the one
-// containment check, redirect.ProbeWrite.
-func outputPath(ctx Context, family string, index int, arg, p string, kind outKind) *Rejection {
-	const policy = "output path outside the working directory"
-	k := map[outKind]redirect.Kind{outFile: redirect.File, outDir: redirect.Dir, outAny: redirect.FileOrDir}[kind]
-	err := redirect.ProbeWrite(ctx.Dir, p, k)
-	if err == nil {
-		return nil
-	}
-	what := "writes to"
-	if kind == outDir {
-		what = "writes into the directory"
-	}
-	return familyRule(family, kindOutputPath, policy).Reject(index, arg,
-		"argument %d %q %s %q, which must stay inside the working directory (%s)", index, arg, what, p, err.Error())
 }
 
 // longName splits a Go-flag or nopt style option word ("-name",

@@ -2,6 +2,8 @@ package argvrules
 
 import (
 	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 )
 
 const containerPolicy = "container or cluster command that runs code or changes state"
@@ -126,22 +128,22 @@ func (e *engineCLI) scanTail(argv []string, from int) *Rejection {
 	return nil
 }
 
-// Docker is the recognizer of the docker client. It allows only read-only
+// checkDocker is the recognizer of the docker client. It allows only read-only
 // commands (images, ps, version, info, inspect, logs, history, top, port,
 // diff, stats, search, events and the ls/inspect sub-commands of image,
 // container, volume, network, system, context, compose ...) with no global
 // option but --debug/--log-level; run, exec, create, start, build, cp,
 // compose up, pull, login, plugins and every other command are refused, as
 // are -H/--host, -c/--context and --config in any position.
-func Docker(argv []string, ctx Context) *Rejection {
+func checkDocker(argv []string, ctx Context) *Rejection {
 	return dockerCLI.check(argv)
 }
 
-// Podman is the recognizer of podman: the same rules as Docker over
+// checkPodman is the recognizer of podman: the same rules as Docker over
 // podman's read-only commands; every global option but --debug and
 // --log-level is refused (they select a remote service, storage roots,
 // or programs such as --runtime and --conmon).
-func Podman(argv []string, ctx Context) *Rejection {
+func checkPodman(argv []string, ctx Context) *Rejection {
 	return podmanCLI.check(argv)
 }
 
@@ -168,12 +170,12 @@ var kubectlValueFlags = set("-n", "--namespace", "--context", "--cluster", "--us
 var kubectlRefusedFlags = set("--kubeconfig", "-s", "--server", "--kuberc")
 
 // kubectlOutputFlags name files or directories kubectl writes.
-var kubectlOutputFlags = map[string]outKind{
-	"--profile-output": outFile, "--log-file": outFile, "--cache-dir": outDir,
-	"--output-directory": outDir, "--log-dir": outDir,
+var kubectlOutputFlags = map[string]redirect.Kind{
+	"--profile-output": redirect.File, "--log-file": redirect.File, "--cache-dir": redirect.Dir,
+	"--output-directory": redirect.Dir, "--log-dir": redirect.Dir,
 }
 
-// Kubectl is the recognizer of kubectl. Allowed commands are read-only:
+// checkKubectl is the recognizer of kubectl. Allowed commands are read-only:
 // get, describe, logs, version, api-resources, api-versions, cluster-info,
 // explain, top, events, wait, auth can-i/whoami, config
 // view/get-contexts/current-context/...; exec, run, debug, cp, apply,
@@ -183,7 +185,7 @@ var kubectlOutputFlags = map[string]outKind{
 // --profile-output, --log-file, --cache-dir, --log-dir and
 // --output-directory must stay inside the working directory. The default
 // kubeconfig, including its credential exec plugins, is delegated.
-func Kubectl(argv []string, ctx Context) *Rejection {
+func checkKubectl(argv []string, ctx Context) *Rejection {
 	var ops []int
 	for j := 1; j < len(argv); j++ {
 		w := argv[j]

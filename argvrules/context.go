@@ -24,8 +24,8 @@ type Context struct {
 	GitSubcommands []string
 }
 
-// DirPath is Dir's absolute path, or "" when Dir is nil.
-func (c Context) DirPath() string {
+// dirPath is Dir's absolute path, or "" when Dir is nil.
+func (c Context) dirPath() string {
 	if c.Dir == nil {
 		return ""
 	}

@@ -68,6 +68,9 @@ func TestCorpora(t *testing.T) {
 					continue
 				}
 				n++
+				if rej != nil {
+					checkDeclared(t, rej.Code)
+				}
 				switch want := corpus.want(c); {
 				case want == "allow" && rej != nil:
 					t.Errorf("%s: %q: want allow, got %s (%s)", c.ID, c.Argv, rej.Code, rej.Message)

@@ -3,6 +3,7 @@ package argvrules
 import (
 	"strings"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 )
 
@@ -16,23 +17,23 @@ var curlRisks = map[string]string{
 
 // curlOutputs are the curl options that name a file or directory curl
 // writes; "-" and /dev/null are always accepted.
-var curlOutputs = map[string]outKind{
-	"output":      outFile,
-	"dump-header": outFile,
-	"output-dir":  outDir,
-	"cookie-jar":  outFile,
-	"trace":       outFile,
-	"trace-ascii": outFile,
-	"libcurl":     outFile,
-	"stderr":      outFile,
-	"etag-save":   outFile,
-	"hsts":        outFile,
-	"alt-svc":     outFile,
+var curlOutputs = map[string]redirect.Kind{
+	"output":      redirect.File,
+	"dump-header": redirect.File,
+	"output-dir":  redirect.Dir,
+	"cookie-jar":  redirect.File,
+	"trace":       redirect.File,
+	"trace-ascii": redirect.File,
+	"libcurl":     redirect.File,
+	"stderr":      redirect.File,
+	"etag-save":   redirect.File,
+	"hsts":        redirect.File,
+	"alt-svc":     redirect.File,
 }
 
 // annotate returns opts with Risk and Rule set on the rows named in risks.
-func annotate(opts []Option, rule refusal.Rule, risks map[string]string) []Option {
-	out := append([]Option(nil), opts...)
+func annotate(opts []option, rule refusal.Rule, risks map[string]string) []option {
+	out := append([]option(nil), opts...)
 	for i := range out {
 		if r, ok := risks[out[i].Long]; ok {
 			out[i].Risk, out[i].Rule = r, rule
@@ -45,8 +46,8 @@ var curlProgram = &getoptProgram{
 	family:  "curl",
 	policy:  "curl external code or output",
 	grammar: "curl option grammar",
-	table:   NewTable("curl 7.88", false, withNegations(annotate(curlBase, ruleCurlExecOption, curlRisks))),
-	order:   Permute,
+	table:   newTable("curl 7.88", false, withNegations(annotate(curlBase, ruleCurlExecOption, curlRisks))),
+	order:   permute,
 	exact:   true,
 	outputs: curlOutputs,
 	value:   curlValue,
@@ -55,7 +56,7 @@ var curlProgram = &getoptProgram{
 // curlValue refuses a -w/--write-out format that uses %output{FILE}
 // (curl 8.3+), which writes the rest of the output to FILE, and a format
 // read from a file (-w @FILE, -w @- for standard input).
-func curlValue(ev *Event) *Rejection {
+func curlValue(ev *event) *Rejection {
 	if ev.Opt.Long == "write-out" && strings.HasPrefix(ev.Value, "@") {
 		return ruleCurlOutputPath.Reject(ev.Index, ev.Word,
 			"%s reading the format from %q, which this check cannot see and which may use %%output{FILE} to write a file (curl 8.3+)", describeEvent(ev), ev.Value[1:])
@@ -67,7 +68,7 @@ func curlValue(ev *Event) *Rejection {
 	return nil
 }
 
-// Curl is the recognizer of curl. It parses argv with the curl 7.88
+// checkCurl is the recognizer of curl. It parses argv with the curl 7.88
 // option table (exact long names only; curl does not abbreviate;
 // "--no-NAME" for booleans; short clusters such as -sSLo FILE; options
 // after URLs; "--" ends options). Refused: --engine (loads a shared
@@ -81,6 +82,6 @@ func curlValue(ev *Event) *Rejection {
 // Delegated: what curl reads (file:// URLs, -T/--upload-file, -d @FILE,
 // -F name=@FILE, -K's absence still leaves ~/.curlrc), file names chosen
 // by -O/-J inside the working directory, and network access.
-func Curl(argv []string, ctx Context) *Rejection {
+func checkCurl(argv []string, ctx Context) *Rejection {
 	return curlProgram.check(argv, ctx)
 }

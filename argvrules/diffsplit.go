@@ -9,90 +9,90 @@ const (
 // splitTable is the GNU coreutils 9.x split option table ("split --help",
 // coreutils 9.1), with the obsolete -NUMBER form (split -1000 f) modelled
 // as the digit letters split's short-option string contains.
-var splitTable = NewTable("GNU split 9.x", false, append([]Option{
-	{Long: "suffix-length", Short: 'a', Arg: RequiredArg},
-	{Long: "additional-suffix", Arg: RequiredArg},
-	{Long: "bytes", Short: 'b', Arg: RequiredArg},
-	{Long: "line-bytes", Short: 'C', Arg: RequiredArg},
+var splitTable = newTable("GNU split 9.x", false, append([]option{
+	{Long: "suffix-length", Short: 'a', Arg: requiredArg},
+	{Long: "additional-suffix", Arg: requiredArg},
+	{Long: "bytes", Short: 'b', Arg: requiredArg},
+	{Long: "line-bytes", Short: 'C', Arg: requiredArg},
 	{Short: 'd'},
-	{Long: "numeric-suffixes", Arg: OptionalArg},
+	{Long: "numeric-suffixes", Arg: optionalArg},
 	{Short: 'x'},
-	{Long: "hex-suffixes", Arg: OptionalArg},
+	{Long: "hex-suffixes", Arg: optionalArg},
 	{Long: "elide-empty-files", Short: 'e'},
-	{Long: "filter", Arg: RequiredArg, Risk: riskSplitFilter, Rule: ruleSplitExecOption},
-	{Long: "lines", Short: 'l', Arg: RequiredArg},
-	{Long: "number", Short: 'n', Arg: RequiredArg},
-	{Long: "separator", Short: 't', Arg: RequiredArg},
+	{Long: "filter", Arg: requiredArg, Risk: riskSplitFilter, Rule: ruleSplitExecOption},
+	{Long: "lines", Short: 'l', Arg: requiredArg},
+	{Long: "number", Short: 'n', Arg: requiredArg},
+	{Long: "separator", Short: 't', Arg: requiredArg},
 	{Long: "unbuffered", Short: 'u'},
 	{Long: "verbose"},
-	{Long: "io-blksize", Arg: RequiredArg}, // undocumented test option
+	{Long: "io-blksize", Arg: requiredArg}, // undocumented test option
 	{Long: "help"},
 	{Long: "version"},
 }, digitOptions()...))
 
 // digitOptions returns short rows for 0-9 (obsolete -NUMBER line counts).
-func digitOptions() []Option {
-	out := make([]Option, 0, 10)
+func digitOptions() []option {
+	out := make([]option, 0, 10)
 	for c := byte('0'); c <= '9'; c++ {
-		out = append(out, Option{Short: c})
+		out = append(out, option{Short: c})
 	}
 	return out
 }
 
 var splitProgram = &getoptProgram{
 	family: "split", policy: "split external program", grammar: "split option grammar",
-	table: splitTable, order: Permute,
+	table: splitTable, order: permute,
 }
 
-// Split is the recognizer of GNU split. It refuses --filter=COMMAND in
+// checkSplit is the recognizer of GNU split. It refuses --filter=COMMAND in
 // every getopt_long spelling (--filter CMD, --fil=CMD, after operands).
 // The output PREFIX operand is delegated: split writes PREFIXaa, PREFIXab
 // ... where the operand says, like cp's destination.
-func Split(argv []string, ctx Context) *Rejection {
+func checkSplit(argv []string, ctx Context) *Rejection {
 	return splitProgram.check(argv, ctx)
 }
 
 // sdiffTable is the GNU diffutils 3.x sdiff option table ("sdiff --help",
 // diffutils 3.8).
-var sdiffTable = NewTable("GNU sdiff 3.x", false, []Option{
-	{Long: "output", Short: 'o', Arg: RequiredArg, Risk: riskSdiffOutput, Rule: ruleSdiffInteractive},
+var sdiffTable = newTable("GNU sdiff 3.x", false, []option{
+	{Long: "output", Short: 'o', Arg: requiredArg, Risk: riskSdiffOutput, Rule: ruleSdiffInteractive},
 	{Long: "ignore-case", Short: 'i'},
 	{Long: "ignore-tab-expansion", Short: 'E'},
 	{Long: "ignore-trailing-space", Short: 'Z'},
 	{Long: "ignore-space-change", Short: 'b'},
 	{Long: "ignore-all-space", Short: 'W'},
 	{Long: "ignore-blank-lines", Short: 'B'},
-	{Long: "ignore-matching-lines", Short: 'I', Arg: RequiredArg},
+	{Long: "ignore-matching-lines", Short: 'I', Arg: requiredArg},
 	{Long: "strip-trailing-cr"},
 	{Long: "text", Short: 'a'},
-	{Long: "width", Short: 'w', Arg: RequiredArg},
+	{Long: "width", Short: 'w', Arg: requiredArg},
 	{Long: "left-column", Short: 'l'},
 	{Long: "suppress-common-lines", Short: 's'},
 	{Long: "expand-tabs", Short: 't'},
-	{Long: "tabsize", Arg: RequiredArg},
+	{Long: "tabsize", Arg: requiredArg},
 	{Long: "minimal", Short: 'd'},
 	{Long: "speed-large-files", Short: 'H'},
-	{Long: "diff-program", Arg: RequiredArg, Risk: riskDiffProgram, Rule: ruleSdiffExecOption},
+	{Long: "diff-program", Arg: requiredArg, Risk: riskDiffProgram, Rule: ruleSdiffExecOption},
 	{Long: "help"},
 	{Long: "version", Short: 'v'},
 })
 
 var sdiffProgram = &getoptProgram{
 	family: "sdiff", policy: "sdiff external program", grammar: "sdiff option grammar",
-	table: sdiffTable, order: Permute,
+	table: sdiffTable, order: permute,
 }
 
-// Sdiff is the recognizer of GNU sdiff. It refuses --diff-program=PROG
+// checkSdiff is the recognizer of GNU sdiff. It refuses --diff-program=PROG
 // and -o/--output FILE: -o is sdiff's interactive merge mode, which reads
 // commands from standard input, and its 'e' commands start an editor
 // (EDITOR, else ed) whose shell escape the same input can drive.
-func Sdiff(argv []string, ctx Context) *Rejection {
+func checkSdiff(argv []string, ctx Context) *Rejection {
 	return sdiffProgram.check(argv, ctx)
 }
 
 // diff3Table is the GNU diffutils 3.x diff3 option table ("diff3 --help",
 // diffutils 3.8).
-var diff3Table = NewTable("GNU diff3 3.x", false, []Option{
+var diff3Table = newTable("GNU diff3 3.x", false, []option{
 	{Long: "show-all", Short: 'A'},
 	{Long: "ed", Short: 'e'},
 	{Long: "show-overlap", Short: 'E'},
@@ -104,19 +104,19 @@ var diff3Table = NewTable("GNU diff3 3.x", false, []Option{
 	{Long: "text", Short: 'a'},
 	{Long: "strip-trailing-cr"},
 	{Long: "initial-tab", Short: 'T'},
-	{Long: "diff-program", Arg: RequiredArg, Risk: riskDiffProgram, Rule: ruleDiff3ExecOption},
-	{Long: "label", Short: 'L', Arg: RequiredArg},
+	{Long: "diff-program", Arg: requiredArg, Risk: riskDiffProgram, Rule: ruleDiff3ExecOption},
+	{Long: "label", Short: 'L', Arg: requiredArg},
 	{Long: "help"},
 	{Long: "version", Short: 'v'},
 })
 
 var diff3Program = &getoptProgram{
 	family: "diff3", policy: "diff3 external program", grammar: "diff3 option grammar",
-	table: diff3Table, order: Permute,
+	table: diff3Table, order: permute,
 }
 
-// Diff3 is the recognizer of GNU diff3: it refuses --diff-program=PROG in
+// checkDiff3 is the recognizer of GNU diff3: it refuses --diff-program=PROG in
 // every getopt_long spelling. diff3 writes only to standard output.
-func Diff3(argv []string, ctx Context) *Rejection {
+func checkDiff3(argv []string, ctx Context) *Rejection {
 	return diff3Program.check(argv, ctx)
 }

@@ -1,32 +1,77 @@
 // Package argvrules holds one recognizer per program family (find, awk,
-// sort, tar, git, ...) and the shared command-line grammar they are built on
-// (GNU getopt_long, bsdtar, GNU tar old-style words).
+// sort, tar, git, rg, wget, curl, make, go, npm, pip, cargo, docker, ...)
+// and the command-line grammars they are built on (GNU getopt_long,
+// bsdtar, GNU tar old-style words, the go flag package, npm's nopt,
+// Python's optparse, clap, cobra).
 //
 // A recognizer parses one pipeline stage's argv the way the real program
 // does and then decides: it returns nil when no dangerous form is reachable
 // and a *Rejection naming the offending argument otherwise. Recognizers are
-// pure functions of argv and Context: they never touch the filesystem except
-// through Context, never run anything, and never panic on any input.
+// pure functions of argv and Context: they never run anything, never create
+// or modify files, read the file system only through Context.Dir (output
+// paths, outputPath) or, for make's makefile check, by resolving named
+// paths component by component (physicalPath), and never panic on any
+// input.
 //
 // The rule when dialects disagree or an abbreviation is ambiguous and one
 // reading is dangerous: reject, and say which reading.
 //
+// # Registry
+//
+// registry.go holds one row per family: its name (also the prefix of its
+// reason codes), the executable names it covers, its recognizer, the
+// source its grammar follows, and the facts the kernel sandbox needs
+// (programs it executes, network use, cache directories, extra
+// environment). FamilyOf, Check (the policy's lookup), the fuzz target,
+// the registry tests and the "README names every family" test are derived
+// from it. codes.go lists every reason code.
+//
+// Adding a recognizer is one file, one registry row and its tests. For a
+// program "frob" whose option -x CMD runs CMD:
+//
+//	// frob.go
+//	// frobTable is frob 2.1's getopt_long table (frob --help).
+//	var frobProgram = &getoptProgram{
+//		family: "frob", policy: "frob external program", grammar: "frob option grammar",
+//		table: newTable("frob 2.1", false, []option{
+//			{Long: "exec", Short: 'x', Arg: requiredArg, Risk: "runs a program", Rule: ruleFrobExec},
+//			{Long: "output", Short: 'o', Arg: requiredArg},
+//		}),
+//		order:   permute,
+//		outputs: map[string]redirect.Kind{"output": redirect.File},
+//	}
+//
+//	func checkFrob(argv []string, ctx Context) *Rejection { return frobProgram.check(argv, ctx) }
+//
+//	// codes.go
+//	// frob.exec: -x/--exec runs a program.
+//	ruleFrobExec = refusal.Rule{Code: "frob.exec", Phrase: "frob external program"}
+//
+//	// registry.go
+//	{Name: "frob", Programs: []string{"frob"}, Recognize: checkFrob, Source: "frob 2.1 frob --help"},
+//
+// plus table rows in programs_test.go (a("frob", "-x", "id") → "frob.exec";
+// a("frob", "-o", "out") allowed) and, where frob is installed, an oracle
+// that runs it. The fuzz target and the registry tests cover the new row
+// without further edits; README.md must name the family.
+//
 // # Grammar engine
 //
-// Table holds a program's getopt_long option table as data (long name,
-// short letter, argument kind, risk). Table.Parse walks argv like glibc:
-// short clusters with attached or following values ("-rT DIR", "-rofile"),
-// long options with "=" or a following value, unique-prefix abbreviation
-// where an exact name wins and candidates that are aliases of one another
-// are not ambiguous, "--" ending options, "-" as an operand, getopt's "W;"
-// extension, and Permute or RequireOrder (POSIXLY_CORRECT, "+") ordering.
-// The result is a list of Events (option or operand, its argv index, the
-// value and where it came from) plus the first ParseError. A value an
-// option consumes is data and never rescanned. Unknown options, ambiguous
-// prefixes and missing values are refused (allowlist grammar); an
+// table holds a program's getopt_long option table as data (long name,
+// short letter, argument kind, risk, rule). table.Parse walks argv like
+// glibc: short clusters with attached or following values ("-rT DIR",
+// "-rofile"), long options with "=" or a following value, unique-prefix
+// abbreviation where an exact name wins and candidates that are aliases of
+// one another are not ambiguous, "--" ending options, "-" as an operand,
+// getopt's "W;" extension, and permute or requireOrder (POSIXLY_CORRECT,
+// "+") ordering. The result is a list of events (option or operand, its
+// argv index, the value and where it came from) plus the first parseError.
+// A value an option consumes is data and never rescanned. Unknown options,
+// ambiguous prefixes and missing values are refused (allowlist grammar); an
 // ambiguous prefix whose candidates include a refused option names them.
 // bsdtar's own parser (bsdtarParse) and GNU tar's old-style first word
-// (gnuTarParse) produce the same Events.
+// (gnuTarParse) produce the same events. getoptProgram runs one table over
+// a whole argv for the GNU-style programs.
 //
 // # Families
 //
@@ -61,6 +106,62 @@
 //     ENVIRON and PROCINFO cannot start programs without the constructs
 //     above, so they are not restricted.
 //
-// Families and FamilyOf map executable basenames (gfind, gawk, mawk,
-// nawk, gsort, gtar, bsdtar, ...) to these recognizers.
+// Further families (rg, split, sdiff, diff3, wget, curl, make, go,
+// npm, npx, pnpm, yarn, pip, cargo, zip, docker, podman, kubectl, file):
+// each parses argv the way its program does — the getopt_long engine for
+// the GNU-style programs (with exact matching for rg and curl, which do
+// not abbreviate), small
+// hand-written scanners for the go flag package, npm's nopt, Python's
+// optparse, clap (cargo), zip's own parser and the cobra-based container
+// clients — and refuses the forms that run another program, load code,
+// read options from somewhere the check cannot see, or write a file
+// outside the working directory. Where a grammar is too loose to follow
+// exactly, the scan is position-independent and refuses conservatively.
+// Output paths of every family (git's included) go through outputPath,
+// which is redirect.ProbeWrite, the check ">" targets get; "-" and
+// /dev/null are accepted as outputs. make's makefile check resolves
+// -f/-C/-I paths component by component with Lstat and Readlink
+// (physicalPath) the way the kernel would, stopping at /dev, /proc and
+// /sys.
+//
+// Programs with no argv exec vector (no recognizer needed;
+// the policy allows them by name):
+//
+//	program   exec vector        files it writes by argv
+//	grep      none               none (-f, --exclude-from read)
+//	head      none               none
+//	tail      none               none (-f follows, bounded by the timeout)
+//	wc        none               none (--files0-from reads)
+//	cat       none               none
+//	ls        none               none
+//	cut       none               none
+//	tr        none               none
+//	uniq      none               OUTPUT operand: delegated (like cp)
+//	diff      none (-l runs pr,  none
+//	          a fixed name)
+//	stat      none               none
+//	du        none               none (--files0-from, -X read)
+//	jq        none (no system()) none (--rawfile, --slurpfile, -f, -L read)
+//	xxd       none               OUTFILE operand (xxd -r): delegated
+//	od        none               none
+//	base64    none               none
+//	cp, mv    none               destination operand, -t DIR: delegated
+//	mkdir     none               its operands: delegated
+//	touch     none               its operands (-r reads): delegated
+//	rm        none               removes its operands: delegated
+//	tee, dd   none               operands, of=: delegated (spec)
+//
+// file(1) has one: -z/-Z run external decompressors, so it has a
+// recognizer.
+//
+// Delegated, not claimed: what the programs read (file:// URLs, -i, -T,
+// requirement and package files), network access, package scripts,
+// makefile recipes, build scripts, tests and builds of repository code,
+// configuration files the programs read on their own
+// (~/.curlrc, ~/.wgetrc, .npmrc in the project, .cargo/config.toml,
+// kubeconfig credential plugins, Docker credential helpers in the default
+// config), destination operands, and installs into the user's or global
+// locations by design (go install, cargo install and its --root, pip
+// install --user, npm install --global, npm config set of keys that name
+// no program).
 package argvrules

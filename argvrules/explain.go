@@ -8,7 +8,7 @@ import (
 // describeEvent says how argv word ev.Word selects ev.Opt, in the words of
 // the grammar: exact long name, abbreviation, -W indirection, short letter
 // alone or in a cluster, or a letter of tar's old-style first word.
-func describeEvent(ev *Event) string {
+func describeEvent(ev *event) string {
 	canon := ev.Opt.Display()
 	switch {
 	case ev.OldStyle:
@@ -40,7 +40,7 @@ func grammarNote(program string) string {
 }
 
 // optionRejection refuses a risky option event.
-func optionRejection(ev *Event, policy, program string) *Rejection {
+func optionRejection(ev *event, policy, program string) *Rejection {
 	return ev.Opt.Rule.Reject(ev.Index, ev.Word, "%s, which %s%s",
 		describeEvent(ev), ev.Opt.Risk, grammarNote(program))
 }
@@ -49,14 +49,14 @@ func optionRejection(ev *Event, policy, program string) *Rejection {
 // ambiguous prefix whose candidates include a risky option says which
 // readings are risky. exact programs (no abbreviations: clap, curl) see
 // every non-exact long name as unknown.
-func grammarRejection(family, dangerPolicy, grammarPolicy string, e *ParseError, exact bool) *Rejection {
-	if e.Kind == ErrAmbiguous && exact {
+func grammarRejection(family, dangerPolicy, grammarPolicy string, e *parseError, exact bool) *Rejection {
+	if e.Kind == parseAmbiguous && exact {
 		return familyRule(family, kindUnknownOption, grammarPolicy).Reject(e.Index, e.Word,
 			"argument %d %q is not an exact option name, and %s accepts no abbreviations (only known options are allowed)",
 			e.Index, e.Word, e.Program)
 	}
 	policy := grammarPolicy
-	if e.Kind == ErrAmbiguous {
+	if e.Kind == parseAmbiguous {
 		names := make([]string, len(e.Candidates))
 		var risky []string
 		for i, c := range e.Candidates {
@@ -75,9 +75,9 @@ func grammarRejection(family, dangerPolicy, grammarPolicy string, e *ParseError,
 	}
 	kind := kindUnknownOption
 	switch e.Kind {
-	case ErrMissingValue:
+	case parseMissingValue:
 		kind = kindMissingValue
-	case ErrUnexpectedValue:
+	case parseUnexpectedValue:
 		kind = kindUnexpectedValue
 	}
 	return familyRule(family, kind, policy).Reject(e.Index, e.Word, "%s (only known options are allowed)", e.Error())

@@ -3,18 +3,18 @@ package argvrules
 const riskFileUncompress = "looks inside compressed files, running external decompression programs for formats file does not decode itself (the same reason rg -z is refused)"
 
 // fileTable is the file 5.4x option table ("file --help", file 5.44).
-var fileTable = NewTable("file 5.4x", false, []Option{
+var fileTable = newTable("file 5.4x", false, []option{
 	{Long: "help"},
 	{Long: "version", Short: 'v'},
-	{Long: "magic-file", Short: 'm', Arg: RequiredArg},
+	{Long: "magic-file", Short: 'm', Arg: requiredArg},
 	{Long: "uncompress", Short: 'z', Risk: riskFileUncompress, Rule: ruleFileExecOption},
 	{Long: "uncompress-noreport", Short: 'Z', Risk: riskFileUncompress, Rule: ruleFileExecOption},
 	{Long: "brief", Short: 'b'},
 	{Long: "checking-printout", Short: 'c'},
-	{Long: "exclude", Short: 'e', Arg: RequiredArg},
-	{Long: "exclude-quiet", Arg: RequiredArg},
-	{Long: "files-from", Short: 'f', Arg: RequiredArg},
-	{Long: "separator", Short: 'F', Arg: RequiredArg},
+	{Long: "exclude", Short: 'e', Arg: requiredArg},
+	{Long: "exclude-quiet", Arg: requiredArg},
+	{Long: "files-from", Short: 'f', Arg: requiredArg},
+	{Long: "separator", Short: 'F', Arg: requiredArg},
 	{Long: "mime", Short: 'i'},
 	{Long: "apple"},
 	{Long: "extension"},
@@ -28,7 +28,7 @@ var fileTable = NewTable("file 5.4x", false, []Option{
 	{Long: "no-pad", Short: 'N'},
 	{Long: "print0", Short: '0'},
 	{Long: "preserve-date", Short: 'p'},
-	{Long: "parameter", Short: 'P', Arg: RequiredArg},
+	{Long: "parameter", Short: 'P', Arg: requiredArg},
 	{Long: "raw", Short: 'r'},
 	{Long: "special-files", Short: 's'},
 	{Long: "no-sandbox", Short: 'S'},
@@ -38,13 +38,13 @@ var fileTable = NewTable("file 5.4x", false, []Option{
 
 var fileProgram = &getoptProgram{
 	family: "file", policy: "file external program", grammar: "file option grammar",
-	table: fileTable, order: Permute,
+	table: fileTable, order: permute,
 }
 
-// File is the recognizer of file(1) 5.4x. It refuses -z/--uncompress and
+// checkFile is the recognizer of file(1) 5.4x. It refuses -z/--uncompress and
 // -Z/--uncompress-noreport, which run external decompressors for some
 // formats. -C writes NAME.mgc into the working directory (contained by
 // construction); -m and -f read files (delegated).
-func File(argv []string, ctx Context) *Rejection {
+func checkFile(argv []string, ctx Context) *Rejection {
 	return fileProgram.check(argv, ctx)
 }

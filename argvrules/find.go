@@ -98,7 +98,7 @@ func findLooksLikeExpression(arg string, leading bool) bool {
 	return false
 }
 
-// Find is the recognizer of the find family (find, gfind, bfind). It
+// checkFind is the recognizer of the find family (find, gfind, bfind). It
 // follows GNU findutils 4.9: leading options -H, -L, -P, -D LIST, -OLEVEL
 // and "--", then start points, then the expression, in which every word
 // must be a known primary (allowlist grammar) and the arguments a primary
@@ -107,7 +107,7 @@ func findLooksLikeExpression(arg string, leading bool) bool {
 // unknown primary. Refused wherever they appear as primaries: -exec,
 // -execdir, -ok, -okdir ("find -exec") and -fprint, -fprint0, -fprintf,
 // -fls ("find file output").
-func Find(argv []string, ctx Context) *Rejection {
+func checkFind(argv []string, ctx Context) *Rejection {
 	i := 1
 leading:
 	for ; i < len(argv); i++ {

@@ -2,35 +2,69 @@ package argvrules
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// splitFuzzArgv turns fuzz input into argv: elements are separated by
-// NUL bytes, so any byte sequence (invalid UTF-8 included) is an argv.
-func splitFuzzArgv(s string) []string { return strings.Split(s, "\x00") }
+// sep joins argv elements in fuzz inputs; any other byte, NUL and invalid
+// UTF-8 included, is argument data.
+const sep = "\x1f"
+
+// splitFuzzArgv turns fuzz input into argv words.
+func splitFuzzArgv(s string) []string { return strings.Split(s, sep) }
 
 // joinSeed is the inverse of splitFuzzArgv for seeding.
-func joinSeed(argv []string) string { return strings.Join(argv, "\x00") }
+func joinSeed(argv []string) string { return strings.Join(argv, sep) }
 
-// seedFrom adds every argv of the package's table tests that belongs to
-// family (argv[0] replaced by name) to the fuzz corpus.
-func seedFrom(f *testing.F, name string, argvs ...[]string) {
-	f.Add(name)
-	f.Add(name + "\x00")
-	for _, a := range argvs {
-		if len(a) == 0 {
-			continue
-		}
-		f.Add(joinSeed(append([]string{name}, a[1:]...)))
+// fuzzPrograms is every program name of the registry: the fuzz target's
+// first input picks one, so every family is fuzzed through the registry
+// without a target of its own.
+var fuzzPrograms = func() []string {
+	var out []string
+	for _, f := range registry {
+		out = append(out, f.Programs...)
 	}
+	return out
+}()
+
+// FuzzRecognizers checks every family's recognizer, through Check: it
+// never panics, is deterministic, and returns a well-formed Rejection, in
+// a pinned directory and without one. Seeds are the package's table rows
+// and generic option shapes, under every program name of their family.
+func FuzzRecognizers(f *testing.F) {
+	seeds := append(append([]row(nil), tableRows...), redTeamRows...)
+	for i, name := range fuzzPrograms {
+		which := uint8(i)
+		f.Add(which, "")
+		f.Add(which, "--"+sep+"-"+sep+"--="+sep+"-\x00"+sep+"\xff\xfe")
+		for _, s := range fuzzSeeds {
+			f.Add(which, joinSeed(s[1:]))
+		}
+		for _, r := range seeds {
+			if FamilyOf(baseName(r.argv)) == FamilyOf(name) {
+				f.Add(which, joinSeed(r.argv[1:]))
+			}
+		}
+	}
+	f.Add(uint8(slices.Index(fuzzPrograms, "npm")), "--g") // once a panic (nopt abbreviation)
+	dir := pinCtx(f, testDir(f))
+	f.Fuzz(func(t *testing.T, which uint8, in string) {
+		argv := []string{fuzzPrograms[int(which)%len(fuzzPrograms)]}
+		if in != "" {
+			argv = append(argv, splitFuzzArgv(in)...)
+		}
+		for _, ctx := range []Context{{}, dir} {
+			checkDeterministic(t, ctx, argv)
+		}
+	})
 }
 
-// checkDeterministic runs rec twice and requires equal verdicts and a
+// checkDeterministic runs Check twice and requires equal verdicts and a
 // well-formed rejection.
-func checkDeterministic(t *testing.T, rec Recognizer, argv []string) {
-	r1 := rec(argv, scratchCtx)
-	r2 := rec(argv, scratchCtx)
+func checkDeterministic(t *testing.T, ctx Context, argv []string) {
+	r1 := Check(argv, ctx)
+	r2 := Check(argv, ctx)
 	if !reflect.DeepEqual(r1, r2) {
 		t.Fatalf("nondeterministic verdict for %q: %+v vs %+v", argv, r1, r2)
 	}
@@ -38,7 +72,8 @@ func checkDeterministic(t *testing.T, rec Recognizer, argv []string) {
 		if r1.Code == "" || !strings.HasPrefix(r1.Message, "Command rejected by default security policy: ") {
 			t.Fatalf("malformed rejection for %q: %+v", argv, r1)
 		}
-		if r1.Index >= len(argv) {
+		checkDeclared(t, r1.Code)
+		if r1.Index < 0 || r1.Index >= len(argv) {
 			t.Fatalf("rejection index %d out of range for %q", r1.Index, argv)
 		}
 	}
@@ -53,41 +88,16 @@ var fuzzSeeds = [][]string{
 	{"x", "@include \"f\""}, {"x", "/a|b/"}, {"x", "{print > \"/dev/stderr\"}"}, {"x", "-e", "BEGIN{@f()}"},
 }
 
-func FuzzSort(f *testing.F) {
-	seedFrom(f, "sort", fuzzSeeds...)
-	f.Fuzz(func(t *testing.T, s string) { checkDeterministic(t, Sort, splitFuzzArgv(s)) })
-}
-
-func FuzzFind(f *testing.F) {
-	seedFrom(f, "find", fuzzSeeds...)
-	f.Fuzz(func(t *testing.T, s string) { checkDeterministic(t, Find, splitFuzzArgv(s)) })
-}
-
-func FuzzTar(f *testing.F) {
-	seedFrom(f, "tar", fuzzSeeds...)
-	f.Fuzz(func(t *testing.T, s string) { checkDeterministic(t, Tar, splitFuzzArgv(s)) })
-}
-
-func FuzzAwk(f *testing.F) {
-	seedFrom(f, "awk", fuzzSeeds...)
-	seedFrom(f, "gawk", fuzzSeeds...)
-	seedFrom(f, "mawk", fuzzSeeds...)
-	f.Fuzz(func(t *testing.T, s string) { checkDeterministic(t, Awk, splitFuzzArgv(s)) })
-}
-
-// FuzzGetopt checks the engine on the sort, tar and gawk tables: no
-// panic, deterministic events, and every event index inside argv with a
-// value index at or after its option word.
 func FuzzGetopt(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(joinSeed(s), uint8(0))
 		f.Add(joinSeed(s), uint8(1))
 	}
-	tables := []*Table{sortTable, gnuTarTable, gawkTable, testTable}
+	tables := []*table{sortTable, gnuTarTable, gawkTable, testTable}
 	f.Fuzz(func(t *testing.T, s string, which uint8) {
 		argv := splitFuzzArgv(s)
 		tbl := tables[int(which)%len(tables)]
-		order := Ordering(which / 4 % 2)
+		order := ordering(which / 4 % 2)
 		p1 := tbl.Parse(argv, 1, order)
 		p2 := tbl.Parse(argv, 1, order)
 		if !reflect.DeepEqual(p1, p2) {
@@ -98,7 +108,7 @@ func FuzzGetopt(f *testing.F) {
 				(ev.ValueIndex >= 0 && ev.ValueIndex < ev.Index) {
 				t.Fatalf("bad event indices %+v for %q", ev, argv)
 			}
-			if ev.Kind == OperandEvent && ev.Word != argv[ev.Index] {
+			if ev.Kind == operandEvent && ev.Word != argv[ev.Index] {
 				t.Fatalf("operand word mismatch %+v for %q", ev, argv)
 			}
 		}
@@ -138,6 +148,35 @@ func FuzzAwkLexer(f *testing.F) {
 					}
 				}
 			}
+		}
+	})
+}
+
+// FuzzSplitQuotedFields checks that splitting never panics and that
+// re-quoting the fields and splitting again gives the same fields.
+func FuzzSplitQuotedFields(f *testing.F) {
+	for _, s := range []string{"", "-s -w", "-X 'main.v=a b' -s", `"-o" /x`, `'a'b`, `a'b c'`, `'x`, "\t-N\n-l\r"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		fields, err := splitQuotedFields(s)
+		if err != nil {
+			return
+		}
+		var b strings.Builder
+		for _, fl := range fields {
+			switch {
+			case !strings.Contains(fl, "'"):
+				b.WriteString("'" + fl + "' ")
+			case !strings.Contains(fl, `"`):
+				b.WriteString(`"` + fl + `" `)
+			default:
+				return
+			}
+		}
+		again, err := splitQuotedFields(b.String())
+		if err != nil || !reflect.DeepEqual(again, fields) {
+			t.Fatalf("%q: fields %q, re-quoted %q split to %q (%v)", s, fields, b.String(), again, err)
 		}
 	})
 }

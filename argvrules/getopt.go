@@ -7,30 +7,30 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 )
 
-// ArgKind says whether an option takes a value; it is getopt_long's
+// argKind says whether an option takes a value; it is getopt_long's
 // has_arg (no_argument, required_argument, optional_argument).
-type ArgKind uint8
+type argKind uint8
 
 // The three getopt_long argument kinds.
 const (
-	// NoArg options take no value; "--name=value" is an error.
-	NoArg ArgKind = iota
-	// RequiredArg options take the rest of a short cluster, the text after
+	// noArg options take no value; "--name=value" is an error.
+	noArg argKind = iota
+	// requiredArg options take the rest of a short cluster, the text after
 	// "=", or else the next argv element, whatever it looks like.
-	RequiredArg
-	// OptionalArg options take a value only when it is attached
+	requiredArg
+	// optionalArg options take a value only when it is attached
 	// ("-pFILE", "--profile=FILE"); a separate next element is an operand.
-	OptionalArg
+	optionalArg
 )
 
-// Option is one row of a program's option table.
-type Option struct {
+// option is one row of a program's option table.
+type option struct {
 	// Long is the long name without the leading "--"; "" for short-only.
 	Long string
 	// Short is the short option letter; 0 for long-only options.
 	Short byte
 	// Arg is the option's argument kind.
-	Arg ArgKind
+	Arg argKind
 	// Key names what the option does. Rows with equal Key and Arg are
 	// aliases: glibc getopt_long does not call a prefix ambiguous when all
 	// its candidates are aliases of one another (same has_arg, flag, val).
@@ -47,7 +47,7 @@ type Option struct {
 }
 
 // key returns the identity used for glibc's alias rule.
-func (o *Option) key() string {
+func (o *option) key() string {
 	if o.Key != "" {
 		return o.Key
 	}
@@ -59,7 +59,7 @@ func (o *Option) key() string {
 
 // Display is the option's canonical spelling: "--long" when it has a long
 // name, "-x" otherwise.
-func (o *Option) Display() string {
+func (o *option) Display() string {
 	if o.Long != "" {
 		return "--" + o.Long
 	}
@@ -67,26 +67,26 @@ func (o *Option) Display() string {
 }
 
 // Risky reports whether selecting o with (hasValue) a value is refused.
-func (o *Option) Risky(hasValue bool) bool {
+func (o *option) Risky(hasValue bool) bool {
 	return o.Risk != "" && (!o.RiskIfValue || hasValue)
 }
 
-// Table is a program's option table for the GNU getopt_long grammar.
+// table is a program's option table for the GNU getopt_long grammar.
 // Build it with NewTable; it is immutable afterwards and safe for
 // concurrent use.
-type Table struct {
+type table struct {
 	// Program names the grammar in messages, e.g. "GNU sort 9.x".
 	Program string
 	// LongW is getopt's "W;" extension: "-W name[=value]" (or "-Wname")
 	// is the long option --name (gawk).
 	LongW   bool
-	options []Option
+	options []option
 	short   [256]int16 // index+1 into options, 0 when absent
 }
 
-// NewTable builds a Table. Short letters must be unique.
-func NewTable(program string, longW bool, opts []Option) *Table {
-	t := &Table{Program: program, LongW: longW, options: opts}
+// newTable builds a Table. Short letters must be unique.
+func newTable(program string, longW bool, opts []option) *table {
+	t := &table{Program: program, LongW: longW, options: opts}
 	for i := range opts {
 		if c := opts[i].Short; c != 0 {
 			if t.short[c] != 0 {
@@ -99,10 +99,10 @@ func NewTable(program string, longW bool, opts []Option) *Table {
 }
 
 // Options returns the table rows; callers must not modify them.
-func (t *Table) Options() []Option { return t.options }
+func (t *table) Options() []option { return t.options }
 
 // Short returns the row for letter c, or nil.
-func (t *Table) Short(c byte) *Option {
+func (t *table) Short(c byte) *option {
 	if i := t.short[c]; i != 0 {
 		return &t.options[i-1]
 	}
@@ -114,8 +114,8 @@ func (t *Table) Short(c byte) *Option {
 // all aliases of one another count as unique. It returns the row (nil when
 // none or ambiguous), whether name was an abbreviation, and, when the
 // prefix is ambiguous, every candidate.
-func (t *Table) LookupLong(name string) (opt *Option, abbrev bool, ambiguous []*Option) {
-	var first *Option
+func (t *table) LookupLong(name string) (opt *option, abbrev bool, ambiguous []*option) {
+	var first *option
 	distinct := false
 	for i := range t.options {
 		o := &t.options[i]
@@ -146,34 +146,34 @@ func (t *Table) LookupLong(name string) (opt *Option, abbrev bool, ambiguous []*
 	return nil, false, ambiguous
 }
 
-// Ordering is getopt's treatment of operands before options.
-type Ordering uint8
+// ordering is getopt's treatment of operands before options.
+type ordering uint8
 
 const (
-	// Permute scans every element: options after operands are still
+	// permute scans every element: options after operands are still
 	// options (GNU default; also RETURN_IN_ORDER, "-" optstrings).
-	Permute Ordering = iota
-	// RequireOrder stops at the first operand (POSIXLY_CORRECT or a "+"
+	permute ordering = iota
+	// requireOrder stops at the first operand (POSIXLY_CORRECT or a "+"
 	// optstring).
-	RequireOrder
+	requireOrder
 )
 
-// EventKind tells options from operands in a parse.
-type EventKind uint8
+// eventKind tells options from operands in a parse.
+type eventKind uint8
 
 // Event kinds.
 const (
-	OptionEvent EventKind = iota
-	OperandEvent
+	optionEvent eventKind = iota
+	operandEvent
 )
 
-// Event is one parsed option or operand. Index is the argv position of
+// event is one parsed option or operand. Index is the argv position of
 // the word that holds the option (or the operand); a value taken from the
 // following element is at ValueIndex, which equals Index when the value is
 // attached and is -1 when there is no value.
-type Event struct {
-	Kind       EventKind
-	Opt        *Option
+type event struct {
+	Kind       eventKind
+	Opt        *option
 	Index      int
 	Word       string
 	Name       string // the option as spelled: "--use-comp", "-I", "-W exec"
@@ -186,52 +186,52 @@ type Event struct {
 	Via        string
 }
 
-// ParseErrorKind classifies grammar errors.
-type ParseErrorKind uint8
+// parseErrorKind classifies grammar errors.
+type parseErrorKind uint8
 
 // Grammar error kinds.
 const (
-	ErrUnknown ParseErrorKind = iota
-	ErrAmbiguous
-	ErrMissingValue
-	ErrUnexpectedValue
+	parseUnknown parseErrorKind = iota
+	parseAmbiguous
+	parseMissingValue
+	parseUnexpectedValue
 )
 
-// ParseError is the first grammar error of a parse; the real program
+// parseError is the first grammar error of a parse; the real program
 // exits with a usage error there.
-type ParseError struct {
-	Kind       ParseErrorKind
+type parseError struct {
+	Kind       parseErrorKind
 	Index      int
 	Word       string
 	Name       string
-	Candidates []*Option // for ErrAmbiguous
+	Candidates []*option // for ErrAmbiguous
 	Program    string
 }
 
 // Error describes the error with the argv position and word.
-func (e *ParseError) Error() string {
+func (e *parseError) Error() string {
 	switch e.Kind {
-	case ErrAmbiguous:
+	case parseAmbiguous:
 		names := make([]string, len(e.Candidates))
 		for i, c := range e.Candidates {
 			names[i] = c.Display()
 		}
 		return fmt.Sprintf("argument %d %q: %s is ambiguous in %s (%s)", e.Index, e.Word, e.Name, e.Program, strings.Join(names, ", "))
-	case ErrMissingValue:
+	case parseMissingValue:
 		return fmt.Sprintf("argument %d %q: %s requires a value in %s", e.Index, e.Word, e.Name, e.Program)
-	case ErrUnexpectedValue:
+	case parseUnexpectedValue:
 		return fmt.Sprintf("argument %d %q: %s takes no value in %s", e.Index, e.Word, e.Name, e.Program)
 	default:
 		return fmt.Sprintf("argument %d %q: %s is not a known %s option", e.Index, e.Word, e.Name, e.Program)
 	}
 }
 
-// Parsed is the result of a parse: every option and operand in argv
+// parsed is the result of a parse: every option and operand in argv
 // order, the first grammar error (parsing stops there), and the index of
 // the unconsumed "--" that ended options (-1 when none).
-type Parsed struct {
-	Events []Event
-	Err    *ParseError
+type parsed struct {
+	Events []event
+	Err    *parseError
 	End    int
 }
 
@@ -239,8 +239,8 @@ type Parsed struct {
 // clusters with attached or following values, long options with "=" or a
 // following value, unique-prefix abbreviation, "--" ending options, "-"
 // as an operand. A value consumed by an option is never rescanned.
-func (t *Table) Parse(argv []string, start int, order Ordering) Parsed {
-	p := Parsed{End: -1, Events: make([]Event, 0, len(argv))}
+func (t *table) Parse(argv []string, start int, order ordering) parsed {
+	p := parsed{End: -1, Events: make([]event, 0, len(argv))}
 	for i := start; i < len(argv); i++ {
 		w := argv[i]
 		switch {
@@ -249,8 +249,8 @@ func (t *Table) Parse(argv []string, start int, order Ordering) Parsed {
 			p.operands(argv, i+1)
 			return p
 		case len(w) < 2 || w[0] != '-':
-			p.Events = append(p.Events, Event{Kind: OperandEvent, Index: i, Word: w, ValueIndex: -1})
-			if order == RequireOrder {
+			p.Events = append(p.Events, event{Kind: operandEvent, Index: i, Word: w, ValueIndex: -1})
+			if order == requireOrder {
 				p.operands(argv, i+1)
 				return p
 			}
@@ -267,39 +267,39 @@ func (t *Table) Parse(argv []string, start int, order Ordering) Parsed {
 	return p
 }
 
-func (p *Parsed) operands(argv []string, from int) {
+func (p *parsed) operands(argv []string, from int) {
 	for j := from; j < len(argv); j++ {
-		p.Events = append(p.Events, Event{Kind: OperandEvent, Index: j, Word: argv[j], ValueIndex: -1})
+		p.Events = append(p.Events, event{Kind: operandEvent, Index: j, Word: argv[j], ValueIndex: -1})
 	}
 }
 
 // long parses the long option text spec (name[=value]) found in argv[at]
 // (for "-W name" the option word is argv[idx] and the text is argv[at]).
 // It returns the last argv index it consumed.
-func (t *Table) long(p *Parsed, argv []string, idx, at int, spec, prefix, via string) int {
+func (t *table) long(p *parsed, argv []string, idx, at int, spec, prefix, via string) int {
 	name, value, hasValue := strings.Cut(spec, "=")
 	opt, abbrev, amb := t.LookupLong(name)
 	word := argv[idx]
 	spelled := prefix + name
 	switch {
 	case amb != nil:
-		p.Err = &ParseError{Kind: ErrAmbiguous, Index: idx, Word: word, Name: spelled, Candidates: amb, Program: t.Program}
+		p.Err = &parseError{Kind: parseAmbiguous, Index: idx, Word: word, Name: spelled, Candidates: amb, Program: t.Program}
 		return at
 	case opt == nil:
-		p.Err = &ParseError{Kind: ErrUnknown, Index: idx, Word: word, Name: spelled, Program: t.Program}
+		p.Err = &parseError{Kind: parseUnknown, Index: idx, Word: word, Name: spelled, Program: t.Program}
 		return at
 	}
-	ev := Event{Kind: OptionEvent, Opt: opt, Index: idx, Word: word, Name: spelled, Abbrev: abbrev, ValueIndex: -1, Via: via}
+	ev := event{Kind: optionEvent, Opt: opt, Index: idx, Word: word, Name: spelled, Abbrev: abbrev, ValueIndex: -1, Via: via}
 	switch {
-	case hasValue && opt.Arg == NoArg:
-		p.Err = &ParseError{Kind: ErrUnexpectedValue, Index: idx, Word: word, Name: spelled, Program: t.Program}
+	case hasValue && opt.Arg == noArg:
+		p.Err = &parseError{Kind: parseUnexpectedValue, Index: idx, Word: word, Name: spelled, Program: t.Program}
 		p.Events = append(p.Events, ev)
 		return at
 	case hasValue:
 		ev.Value, ev.HasValue, ev.ValueIndex = value, true, at
-	case opt.Arg == RequiredArg:
+	case opt.Arg == requiredArg:
 		if at+1 >= len(argv) {
-			p.Err = &ParseError{Kind: ErrMissingValue, Index: idx, Word: word, Name: spelled, Program: t.Program}
+			p.Err = &parseError{Kind: parseMissingValue, Index: idx, Word: word, Name: spelled, Program: t.Program}
 			p.Events = append(p.Events, ev)
 			return at
 		}
@@ -312,14 +312,14 @@ func (t *Table) long(p *Parsed, argv []string, idx, at int, spec, prefix, via st
 
 // cluster parses the short option word argv[i] and returns the last argv
 // index it consumed.
-func (t *Table) cluster(p *Parsed, argv []string, i int) int {
+func (t *table) cluster(p *parsed, argv []string, i int) int {
 	w := argv[i]
 	multi := len(w) > 2
 	for j := 1; j < len(w); j++ {
 		c := w[j]
 		opt := t.Short(c)
 		if opt == nil {
-			p.Err = &ParseError{Kind: ErrUnknown, Index: i, Word: w, Name: "-" + string(c), Program: t.Program}
+			p.Err = &parseError{Kind: parseUnknown, Index: i, Word: w, Name: "-" + string(c), Program: t.Program}
 			return i
 		}
 		rest := w[j+1:]
@@ -328,21 +328,21 @@ func (t *Table) cluster(p *Parsed, argv []string, i int) int {
 				return t.long(p, argv, i, i, rest, "-W ", "-W")
 			}
 			if i+1 >= len(argv) {
-				p.Err = &ParseError{Kind: ErrMissingValue, Index: i, Word: w, Name: "-W", Program: t.Program}
+				p.Err = &parseError{Kind: parseMissingValue, Index: i, Word: w, Name: "-W", Program: t.Program}
 				return i
 			}
 			return t.long(p, argv, i, i+1, argv[i+1], "-W ", "-W")
 		}
-		ev := Event{Kind: OptionEvent, Opt: opt, Index: i, Word: w, Name: "-" + string(c), Cluster: multi, ValueIndex: -1}
+		ev := event{Kind: optionEvent, Opt: opt, Index: i, Word: w, Name: "-" + string(c), Cluster: multi, ValueIndex: -1}
 		switch opt.Arg {
-		case NoArg:
+		case noArg:
 			p.Events = append(p.Events, ev)
 			continue
-		case OptionalArg:
+		case optionalArg:
 			if rest != "" {
 				ev.Value, ev.HasValue, ev.ValueIndex = rest, true, i
 			}
-		case RequiredArg:
+		case requiredArg:
 			switch {
 			case rest != "":
 				ev.Value, ev.HasValue, ev.ValueIndex = rest, true, i
@@ -350,7 +350,7 @@ func (t *Table) cluster(p *Parsed, argv []string, i int) int {
 				i++
 				ev.Value, ev.HasValue, ev.ValueIndex = argv[i], true, i
 			default:
-				p.Err = &ParseError{Kind: ErrMissingValue, Index: i, Word: w, Name: ev.Name, Program: t.Program}
+				p.Err = &parseError{Kind: parseMissingValue, Index: i, Word: w, Name: ev.Name, Program: t.Program}
 				p.Events = append(p.Events, ev)
 				return i
 			}

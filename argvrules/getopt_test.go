@@ -7,11 +7,11 @@ import (
 
 // testTable is a small getopt_long table exercising every argument kind,
 // aliases and the "W;" extension.
-var testTable = NewTable("test", true, []Option{
+var testTable = newTable("test", true, []option{
 	{Long: "all", Short: 'a'},
-	{Long: "output", Short: 'o', Arg: RequiredArg, Risk: "writes"},
-	{Long: "outdent", Arg: NoArg},
-	{Long: "profile", Short: 'p', Arg: OptionalArg},
+	{Long: "output", Short: 'o', Arg: requiredArg, Risk: "writes"},
+	{Long: "outdent", Arg: noArg},
+	{Long: "profile", Short: 'p', Arg: optionalArg},
 	{Long: "gzip", Short: 'z'},
 	{Long: "gunzip", Key: "z"},
 	{Long: "verbose", Short: 'v'},
@@ -20,10 +20,10 @@ var testTable = NewTable("test", true, []Option{
 
 // render turns a parse into compact strings: "opt:NAME=VALUE@IDX/VIDX",
 // "arg:WORD@IDX", and a final "err:KIND@IDX" when parsing stopped.
-func render(p Parsed) []string {
+func render(p parsed) []string {
 	var out []string
 	for _, ev := range p.Events {
-		if ev.Kind == OperandEvent {
+		if ev.Kind == operandEvent {
 			out = append(out, "arg:"+ev.Word+"@"+itoa(ev.Index))
 			continue
 		}
@@ -53,32 +53,32 @@ func itoa(i int) string {
 func TestGetoptParse(t *testing.T) {
 	cases := []struct {
 		argv  []string
-		order Ordering
+		order ordering
 		want  []string
 	}{
-		{[]string{"p", "-ao", "f", "x"}, Permute, []string{"opt:--all@1/-1", "opt:--output=f@1/2", "arg:x@3"}},
-		{[]string{"p", "-aofile"}, Permute, []string{"opt:--all@1/-1", "opt:--output=file@1/1"}},
-		{[]string{"p", "-o", "-a"}, Permute, []string{"opt:--output=-a@1/2"}},
-		{[]string{"p", "-o", "--"}, Permute, []string{"opt:--output=--@1/2"}},
-		{[]string{"p", "--output", "--all"}, Permute, []string{"opt:--output=--all@1/2"}},
-		{[]string{"p", "--outp=x"}, Permute, []string{"opt:--output=x@1/1"}},
-		{[]string{"p", "--out=x"}, Permute, []string{"err:ambiguous@1"}},
-		{[]string{"p", "--outdent"}, Permute, []string{"opt:--outdent@1/-1"}},
-		{[]string{"p", "--g"}, Permute, []string{"opt:--gzip@1/-1"}}, // aliases: not ambiguous
-		{[]string{"p", "-p", "x"}, Permute, []string{"opt:--profile@1/-1", "arg:x@2"}},
-		{[]string{"p", "-px"}, Permute, []string{"opt:--profile=x@1/1"}},
-		{[]string{"p", "--profile=x"}, Permute, []string{"opt:--profile=x@1/1"}},
-		{[]string{"p", "x", "-a"}, Permute, []string{"arg:x@1", "opt:--all@2/-1"}},
-		{[]string{"p", "x", "-a"}, RequireOrder, []string{"arg:x@1", "arg:-a@2"}},
-		{[]string{"p", "--", "-a"}, Permute, []string{"arg:-a@2"}},
-		{[]string{"p", "-", "-a"}, Permute, []string{"arg:-@1", "opt:--all@2/-1"}},
-		{[]string{"p", "-W", "output=f"}, Permute, []string{"opt:--output=f@1/2"}},
-		{[]string{"p", "-Woutput", "f"}, Permute, []string{"opt:--output=f@1/2"}},
-		{[]string{"p", "-aWoutp=f"}, Permute, []string{"opt:--all@1/-1", "opt:--output=f@1/1"}},
-		{[]string{"p", "-x"}, Permute, []string{"err:unknown@1"}},
-		{[]string{"p", "-o"}, Permute, []string{"opt:--output@1/-1", "err:missing@1"}},
-		{[]string{"p", "--all=1"}, Permute, []string{"opt:--all@1/-1", "err:unexpected@1"}},
-		{[]string{"p", "--=x"}, Permute, []string{"err:ambiguous@1"}},
+		{[]string{"p", "-ao", "f", "x"}, permute, []string{"opt:--all@1/-1", "opt:--output=f@1/2", "arg:x@3"}},
+		{[]string{"p", "-aofile"}, permute, []string{"opt:--all@1/-1", "opt:--output=file@1/1"}},
+		{[]string{"p", "-o", "-a"}, permute, []string{"opt:--output=-a@1/2"}},
+		{[]string{"p", "-o", "--"}, permute, []string{"opt:--output=--@1/2"}},
+		{[]string{"p", "--output", "--all"}, permute, []string{"opt:--output=--all@1/2"}},
+		{[]string{"p", "--outp=x"}, permute, []string{"opt:--output=x@1/1"}},
+		{[]string{"p", "--out=x"}, permute, []string{"err:ambiguous@1"}},
+		{[]string{"p", "--outdent"}, permute, []string{"opt:--outdent@1/-1"}},
+		{[]string{"p", "--g"}, permute, []string{"opt:--gzip@1/-1"}}, // aliases: not ambiguous
+		{[]string{"p", "-p", "x"}, permute, []string{"opt:--profile@1/-1", "arg:x@2"}},
+		{[]string{"p", "-px"}, permute, []string{"opt:--profile=x@1/1"}},
+		{[]string{"p", "--profile=x"}, permute, []string{"opt:--profile=x@1/1"}},
+		{[]string{"p", "x", "-a"}, permute, []string{"arg:x@1", "opt:--all@2/-1"}},
+		{[]string{"p", "x", "-a"}, requireOrder, []string{"arg:x@1", "arg:-a@2"}},
+		{[]string{"p", "--", "-a"}, permute, []string{"arg:-a@2"}},
+		{[]string{"p", "-", "-a"}, permute, []string{"arg:-@1", "opt:--all@2/-1"}},
+		{[]string{"p", "-W", "output=f"}, permute, []string{"opt:--output=f@1/2"}},
+		{[]string{"p", "-Woutput", "f"}, permute, []string{"opt:--output=f@1/2"}},
+		{[]string{"p", "-aWoutp=f"}, permute, []string{"opt:--all@1/-1", "opt:--output=f@1/1"}},
+		{[]string{"p", "-x"}, permute, []string{"err:unknown@1"}},
+		{[]string{"p", "-o"}, permute, []string{"opt:--output@1/-1", "err:missing@1"}},
+		{[]string{"p", "--all=1"}, permute, []string{"opt:--all@1/-1", "err:unexpected@1"}},
+		{[]string{"p", "--=x"}, permute, []string{"err:ambiguous@1"}},
 	}
 	for _, c := range cases {
 		got := render(testTable.Parse(c.argv, 1, c.order))
@@ -89,7 +89,7 @@ func TestGetoptParse(t *testing.T) {
 }
 
 func TestLookupLongExactWins(t *testing.T) {
-	tbl := NewTable("t", false, []Option{{Long: "check"}, {Long: "check-links"}})
+	tbl := newTable("t", false, []option{{Long: "check"}, {Long: "check-links"}})
 	o, abbrev, amb := tbl.LookupLong("check")
 	if o == nil || o.Long != "check" || abbrev || amb != nil {
 		t.Fatalf("exact match should win: %v %v %v", o, abbrev, amb)

@@ -3,6 +3,8 @@ package argvrules
 import (
 	"fmt"
 	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 )
 
 const goPolicy = "go external program or output"
@@ -20,22 +22,22 @@ var goRiskFlags = map[string]string{
 
 // goOutputFlags are flags whose value is a path go writes, with "test."
 // prefixes removed (go test passes -test.X through to the test binary).
-var goOutputFlags = map[string]outKind{
-	"o":                   outAny,
-	"modfile":             outFile,
-	"pkgdir":              outDir,
-	"outputdir":           outDir,
-	"gocoverdir":          outDir,
-	"coverprofile":        outFile,
-	"cpuprofile":          outFile,
-	"memprofile":          outFile,
-	"blockprofile":        outFile,
-	"mutexprofile":        outFile,
-	"trace":               outFile,
-	"testlogfile":         outFile,
-	"debug-actiongraph":   outFile,
-	"debug-trace":         outFile,
-	"debug-runtime-trace": outFile,
+var goOutputFlags = map[string]redirect.Kind{
+	"o":                   redirect.FileOrDir,
+	"modfile":             redirect.File,
+	"pkgdir":              redirect.Dir,
+	"outputdir":           redirect.Dir,
+	"gocoverdir":          redirect.Dir,
+	"coverprofile":        redirect.File,
+	"cpuprofile":          redirect.File,
+	"memprofile":          redirect.File,
+	"blockprofile":        redirect.File,
+	"mutexprofile":        redirect.File,
+	"trace":               redirect.File,
+	"testlogfile":         redirect.File,
+	"debug-actiongraph":   redirect.File,
+	"debug-trace":         redirect.File,
+	"debug-runtime-trace": redirect.File,
 }
 
 // goCommands says what each go 1.26 subcommand is: "" allowed (subject to
@@ -71,7 +73,7 @@ var goTools = map[string]string{
 	"distpack": "writes toolchain distribution archives into GOROOT",
 }
 
-// Go is the recognizer of the go command (go 1.26, flag package syntax:
+// checkGo is the recognizer of the go command (go 1.26, flag package syntax:
 // -name, --name, -name=value, -name value; no clusters, no
 // abbreviations). Because go test accepts build flags after packages and
 // go run passes words after the package to the program, every word after
@@ -97,7 +99,7 @@ var goTools = map[string]string{
 // repository's code, tests and cgo are delegated authority, GOFLAGS is not
 // in the minimal child environment, and go install writes into GOBIN by
 // design.
-func Go(argv []string, ctx Context) *Rejection {
+func checkGo(argv []string, ctx Context) *Rejection {
 	i := 1
 	for ; i < len(argv); i++ {
 		name, _, hasValue, ok := longName(argv[i])
@@ -149,7 +151,7 @@ func goFlagScan(argv []string, start int, ctx Context) *Rejection {
 			return r
 		}
 		kind := goOutputFlags[strings.TrimPrefix(name, "test.")]
-		if kind == 0 || (!hasValue && valueAt == j) || harmlessOutput(value) {
+		if kind == 0 || (!hasValue && valueAt == j) || redirect.Harmless(value) {
 			continue
 		}
 		word := argv[j]
@@ -232,7 +234,7 @@ func goEditFile(argv []string, e int, ctx Context) *Rejection {
 		}
 	}
 	for _, k := range operandsAfter(argv, e) {
-		if r := outputPath(ctx, "go", k, argv[k], argv[k], outFile); r != nil {
+		if r := outputPath(ctx, "go", k, argv[k], argv[k], redirect.File); r != nil {
 			return r
 		}
 	}
@@ -300,7 +302,7 @@ func goToolArgs(argv []string, t int, ctx Context) *Rejection {
 			"argument %d %q without -o makes go tool cover write a temporary file and open a web browser on it (add -o FILE.html)", html, argv[html])
 	case write:
 		for _, k := range operandsAfter(argv, t) {
-			if r := outputPath(ctx, "go", k, argv[k], argv[k], outFile); r != nil {
+			if r := outputPath(ctx, "go", k, argv[k], argv[k], redirect.File); r != nil {
 				return r
 			}
 		}

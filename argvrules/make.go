@@ -13,39 +13,39 @@ const riskMakeEval = "evaluates its value as makefile text, where $(shell ...) a
 // --help" of both, plus the undocumented --jobserver-auth/--jobserver-fds
 // and --sync-mutex rows make passes to sub-makes). Aliases share a Key
 // (glibc getopt_long does not call a prefix of two aliases ambiguous).
-var makeTable = NewTable("GNU Make 4.3/4.4", false, []Option{
+var makeTable = newTable("GNU Make 4.3/4.4", false, []option{
 	{Short: 'b'}, {Short: 'm'},
 	{Long: "always-make", Short: 'B'},
-	{Long: "directory", Short: 'C', Arg: RequiredArg},
+	{Long: "directory", Short: 'C', Arg: requiredArg},
 	{Short: 'd'},
-	{Long: "debug", Arg: OptionalArg},
+	{Long: "debug", Arg: optionalArg},
 	{Long: "environment-overrides", Short: 'e'},
-	{Long: "eval", Short: 'E', Arg: RequiredArg, Risk: riskMakeEval, Rule: ruleMakeEval},
-	{Long: "file", Short: 'f', Arg: RequiredArg},
-	{Long: "makefile", Key: "f", Arg: RequiredArg},
+	{Long: "eval", Short: 'E', Arg: requiredArg, Risk: riskMakeEval, Rule: ruleMakeEval},
+	{Long: "file", Short: 'f', Arg: requiredArg},
+	{Long: "makefile", Key: "f", Arg: requiredArg},
 	{Long: "help", Short: 'h'},
 	{Long: "ignore-errors", Short: 'i'},
-	{Long: "include-dir", Short: 'I', Arg: RequiredArg},
-	{Long: "jobs", Short: 'j', Arg: OptionalArg},
-	{Long: "jobserver-auth", Arg: RequiredArg},
-	{Long: "jobserver-fds", Arg: RequiredArg},
-	{Long: "jobserver-style", Arg: RequiredArg},
-	{Long: "sync-mutex", Arg: RequiredArg},
+	{Long: "include-dir", Short: 'I', Arg: requiredArg},
+	{Long: "jobs", Short: 'j', Arg: optionalArg},
+	{Long: "jobserver-auth", Arg: requiredArg},
+	{Long: "jobserver-fds", Arg: requiredArg},
+	{Long: "jobserver-style", Arg: requiredArg},
+	{Long: "sync-mutex", Arg: requiredArg},
 	{Long: "keep-going", Short: 'k'},
-	{Long: "load-average", Short: 'l', Arg: OptionalArg},
-	{Long: "max-load", Key: "l", Arg: OptionalArg},
+	{Long: "load-average", Short: 'l', Arg: optionalArg},
+	{Long: "max-load", Key: "l", Arg: optionalArg},
 	{Long: "check-symlink-times", Short: 'L'},
 	{Long: "just-print", Short: 'n'},
 	{Long: "dry-run", Key: "n"},
 	{Long: "recon", Key: "n"},
-	{Long: "old-file", Short: 'o', Arg: RequiredArg},
-	{Long: "assume-old", Key: "o", Arg: RequiredArg},
-	{Long: "output-sync", Short: 'O', Arg: OptionalArg},
+	{Long: "old-file", Short: 'o', Arg: requiredArg},
+	{Long: "assume-old", Key: "o", Arg: requiredArg},
+	{Long: "output-sync", Short: 'O', Arg: optionalArg},
 	{Long: "print-data-base", Short: 'p'},
 	{Long: "question", Short: 'q'},
 	{Long: "no-builtin-rules", Short: 'r'},
 	{Long: "no-builtin-variables", Short: 'R'},
-	{Long: "shuffle", Arg: OptionalArg},
+	{Long: "shuffle", Arg: optionalArg},
 	{Long: "silent", Short: 's'},
 	{Long: "quiet", Key: "s"},
 	{Long: "no-silent"},
@@ -56,9 +56,9 @@ var makeTable = NewTable("GNU Make 4.3/4.4", false, []Option{
 	{Long: "version", Short: 'v'},
 	{Long: "print-directory", Short: 'w'},
 	{Long: "no-print-directory"},
-	{Long: "what-if", Short: 'W', Arg: RequiredArg},
-	{Long: "new-file", Key: "W", Arg: RequiredArg},
-	{Long: "assume-new", Key: "W", Arg: RequiredArg},
+	{Long: "what-if", Short: 'W', Arg: requiredArg},
+	{Long: "new-file", Key: "W", Arg: requiredArg},
+	{Long: "assume-new", Key: "W", Arg: requiredArg},
 	{Long: "warn-undefined-variables"},
 })
 
@@ -67,7 +67,7 @@ var makeProgram = &getoptProgram{
 	policy:  "make command-line makefile text",
 	grammar: "make option grammar",
 	table:   makeTable,
-	order:   Permute,
+	order:   permute,
 	operand: makeOperand,
 }
 
@@ -76,7 +76,7 @@ var makeProgram = &getoptProgram{
 // NAME::=v, NAME+=v, NAME?=v, NAME!=shell-command), even after "--"; the
 // value can hold $(shell ...), and SHELL, .SHELLFLAGS or MAKEFLAGS change
 // how every recipe runs. An operand without "=" is a goal (target).
-func makeOperand(_ []string, ev *Event) *Rejection {
+func makeOperand(_ []string, ev *event) *Rejection {
 	if !strings.Contains(ev.Word, "=") {
 		return nil
 	}
@@ -84,7 +84,7 @@ func makeOperand(_ []string, ev *Event) *Rejection {
 		"argument %d %q is a command-line variable assignment, which overrides the makefile and can carry $(shell ...), SHELL or .SHELLFLAGS to run commands", ev.Index, ev.Word)
 }
 
-// Make is the recognizer of GNU make (make, gmake). Refused: -E/--eval in
+// checkMake is the recognizer of GNU make (make, gmake). Refused: -E/--eval in
 // every getopt_long spelling (-sE..., --ev=..., after goals); every
 // operand containing "=" (a command-line variable assignment); a makefile
 // (-f, --file, --makefile, any abbreviation or attached value) that is
@@ -95,7 +95,7 @@ func makeOperand(_ []string, ev *Event) *Rejection {
 // make -f Makefile.other stay allowed: the recipes of the repository's
 // makefiles, include files and MAKEFLAGS passed by an operator are
 // delegated authority.
-func Make(argv []string, ctx Context) *Rejection {
+func checkMake(argv []string, ctx Context) *Rejection {
 	if r := makeProgram.check(argv, ctx); r != nil {
 		return r
 	}
@@ -110,11 +110,11 @@ func Make(argv []string, ctx Context) *Rejection {
 // from ctx.Dir, so ".." after a symlink and symlinks to /dev/stdin or
 // /proc/self/fd/0 count as the kernel would count them.
 func makeFiles(argv []string, ctx Context) *Rejection {
-	p := makeTable.Parse(argv, 1, Permute)
-	dir := ctx.DirPath()
+	p := makeTable.Parse(argv, 1, permute)
+	dir := ctx.dirPath()
 	for i := range p.Events {
 		ev := &p.Events[i]
-		if ev.Kind != OptionEvent || !ev.HasValue || ev.Opt.Short != 'C' {
+		if ev.Kind != optionEvent || !ev.HasValue || ev.Opt.Short != 'C' {
 			continue
 		}
 		if r := makePath(ev, dir, "directory"); r != nil {
@@ -128,7 +128,7 @@ func makeFiles(argv []string, ctx Context) *Rejection {
 	}
 	for i := range p.Events {
 		ev := &p.Events[i]
-		if ev.Kind != OptionEvent || !ev.HasValue {
+		if ev.Kind != optionEvent || !ev.HasValue {
 			continue
 		}
 		var r *Rejection
@@ -138,7 +138,7 @@ func makeFiles(argv []string, ctx Context) *Rejection {
 		case ev.Opt.Short == 'I':
 			// Judged from both the starting and the final directory:
 			// which one make searches a relative -I from is not relied on.
-			if r = makePath(ev, ctx.DirPath(), "include directory"); r == nil {
+			if r = makePath(ev, ctx.dirPath(), "include directory"); r == nil {
 				r = makePath(ev, dir, "include directory")
 			}
 		}
@@ -152,7 +152,7 @@ func makeFiles(argv []string, ctx Context) *Rejection {
 // makePath judges one path value: what ("makefile", "directory",
 // "include directory") says how make uses it, base is the directory a
 // relative value is opened from ("" when unknown).
-func makePath(ev *Event, base, what string) *Rejection {
+func makePath(ev *event, base, what string) *Rejection {
 	v := ev.Value
 	word := ev.Word
 	if ev.ValueIndex != ev.Index {

@@ -140,7 +140,7 @@ var npmCommandRisks = map[string]string{
 // npmInitAliases run a package (create-NAME) when given an initializer.
 var npmInitAliases = map[string]bool{"init": true, "create": true, "innit": true}
 
-// Npm is the recognizer of npm (npm 10). Refused: npm exec/x, explore,
+// checkNpm is the recognizer of npm (npm 10). Refused: npm exec/x, explore,
 // edit, docs/home/bugs/repo (a browser), help TOPIC (man or a browser),
 // init/create/innit with an initializer (runs the package
 // create-INITIALIZER), config edit, config set/set of a program key, and
@@ -152,7 +152,7 @@ var npmInitAliases = map[string]bool{"init": true, "create": true, "innit": true
 // allowed: package scripts and install scripts are delegated authority,
 // as are --global installs into the global prefix and npm config set of
 // keys that name no program (they write the user's ~/.npmrc).
-func Npm(argv []string, ctx Context) *Rejection {
+func checkNpm(argv []string, ctx Context) *Rejection {
 	if r := nodeScan("npm", argv); r != nil {
 		return r
 	}
@@ -271,9 +271,9 @@ func nodeConfig(family string, argv []string, j int) *Rejection {
 // change a configuration file.
 var configWriteVerbs = map[string]bool{"set": true, "delete": true, "del": true, "rm": true, "unset": true, "fix": true}
 
-// Npx is the recognizer of npx and pnpx: they exist to download and run
+// checkNpx is the recognizer of npx and pnpx: they exist to download and run
 // packages, so every invocation is refused.
-func Npx(argv []string, ctx Context) *Rejection {
+func checkNpx(argv []string, ctx Context) *Rejection {
 	name := baseName(argv)
 	return ruleNpxCategorical.Reject(0, name,
 		"%s downloads and runs packages by name; use npm run NAME for the package's own scripts", name)
@@ -298,14 +298,14 @@ var pnpmCommandRisks = map[string]string{
 	"create": "downloads and runs the package create-NAME",
 }
 
-// Pnpm is the recognizer of pnpm (pnpm 9). Refused: exec, dlx, create,
+// checkPnpm is the recognizer of pnpm (pnpm 9). Refused: exec, dlx, create,
 // config/set of a program key, every program-naming configuration key
 // (see nodeRiskKeys), and any command that is not a pnpm built-in: pnpm
 // runs an unknown NAME as a script or, failing that, as pnpm exec NAME,
 // which runs any program on PATH; use pnpm run NAME for scripts.
 // Contained to the working directory: -C/--dir and the store, cache,
 // modules and pack directories (pnpmOutputs).
-func Pnpm(argv []string, ctx Context) *Rejection {
+func checkPnpm(argv []string, ctx Context) *Rejection {
 	if r := nodeScan("pnpm", argv); r != nil {
 		return r
 	}
@@ -341,14 +341,14 @@ var yarnCommandRisks = map[string]string{
 	"node":   "runs node with arguments of its choosing (node -e CODE)",
 }
 
-// Yarn is the recognizer of yarn (classic 1.22 and berry 4; also
+// checkYarn is the recognizer of yarn (classic 1.22 and berry 4; also
 // yarnpkg). Refused: exec, dlx, create, node, config set of a program key,
 // and every program-naming configuration key (see nodeRiskKeys, including
 // --use-yarnrc and yarn-path). yarn NAME and yarn run NAME run package
 // scripts or binaries installed in node_modules/.bin: delegated.
 // Contained to the working directory: --cwd, the cache, modules, global
 // and link folders, and yarn pack's --filename/--out (yarnOutputs).
-func Yarn(argv []string, ctx Context) *Rejection {
+func checkYarn(argv []string, ctx Context) *Rejection {
 	if r := nodeScan("yarn", argv); r != nil {
 		return r
 	}

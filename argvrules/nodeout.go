@@ -2,6 +2,8 @@ package argvrules
 
 import (
 	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 )
 
 // nodeOutputTable lists a node package manager's options whose value is
@@ -11,7 +13,7 @@ type nodeOutputTable struct {
 	family string
 	// keys maps each long option (without "--") to the kind of path it
 	// names.
-	keys map[string]outKind
+	keys map[string]redirect.Kind
 	// abbrev is true for nopt-based parsers (npm, pnpm): a prefix of at
 	// least three bytes of a key is read as the key (nopt expands unique
 	// abbreviations; ambiguous ones are included conservatively), and
@@ -29,8 +31,8 @@ type nodeOutputTable struct {
 // definitions): --prefix (-C) is where npm install puts node_modules and
 // where run and pack operate, --cache the package cache, --logs-dir the
 // debug logs, --pack-destination the tarballs of npm pack.
-var npmOutputs = &nodeOutputTable{family: "npm", abbrev: true, shortC: true, keys: map[string]outKind{
-	"cache": outDir, "logs-dir": outDir, "pack-destination": outDir, "prefix": outDir,
+var npmOutputs = &nodeOutputTable{family: "npm", abbrev: true, shortC: true, keys: map[string]redirect.Kind{
+	"cache": redirect.Dir, "logs-dir": redirect.Dir, "pack-destination": redirect.Dir, "prefix": redirect.Dir,
 }}
 
 // pnpmOutputs are pnpm 9's directory options ("pnpm help", settings):
@@ -39,18 +41,18 @@ var npmOutputs = &nodeOutputTable{family: "npm", abbrev: true, shortC: true, key
 // destination are written.
 var pnpmOutputs = &nodeOutputTable{family: "pnpm", abbrev: true, shortC: true,
 	exact: map[string]bool{"global": true},
-	keys: map[string]outKind{
-		"dir": outDir, "store-dir": outDir, "virtual-store-dir": outDir, "modules-dir": outDir,
-		"global-dir": outDir, "global-bin-dir": outDir, "cache-dir": outDir, "state-dir": outDir,
-		"lockfile-dir": outDir, "pack-destination": outDir,
+	keys: map[string]redirect.Kind{
+		"dir": redirect.Dir, "store-dir": redirect.Dir, "virtual-store-dir": redirect.Dir, "modules-dir": redirect.Dir,
+		"global-dir": redirect.Dir, "global-bin-dir": redirect.Dir, "cache-dir": redirect.Dir, "state-dir": redirect.Dir,
+		"lockfile-dir": redirect.Dir, "pack-destination": redirect.Dir,
 	}}
 
 // yarnOutputs are yarn 1.22 (commander) and yarn 4 (clipanion) path
 // options; neither parser abbreviates. --cwd runs yarn as if started
 // there; yarn pack writes --filename (1.22) or --out (4).
-var yarnOutputs = &nodeOutputTable{family: "yarn", keys: map[string]outKind{
-	"cwd": outDir, "cache-folder": outDir, "modules-folder": outDir, "global-folder": outDir,
-	"link-folder": outDir, "filename": outFile, "out": outFile,
+var yarnOutputs = &nodeOutputTable{family: "yarn", keys: map[string]redirect.Kind{
+	"cwd": redirect.Dir, "cache-folder": redirect.Dir, "modules-folder": redirect.Dir, "global-folder": redirect.Dir,
+	"link-folder": redirect.Dir, "filename": redirect.File, "out": redirect.File,
 }}
 
 // key returns the key an option word selects, if any.
@@ -88,13 +90,13 @@ func (t *nodeOutputTable) key(w string) (string, bool) {
 type nodeOutputValue struct {
 	value    string
 	attached bool
-	kind     outKind
+	kind     redirect.Kind
 }
 
 // values returns every reading of the value argv[j] gives a key.
 func (t *nodeOutputTable) values(argv []string, j int) []nodeOutputValue {
 	w := argv[j]
-	next := func(kind outKind) []nodeOutputValue {
+	next := func(kind redirect.Kind) []nodeOutputValue {
 		if j+1 < len(argv) {
 			return []nodeOutputValue{{argv[j+1], false, kind}}
 		}
@@ -112,9 +114,9 @@ func (t *nodeOutputTable) values(argv []string, j int) []nodeOutputValue {
 	}
 	// -C DIR, -gC DIR (nopt splits shorthand clusters) and -CDIR: every
 	// reading is checked.
-	out := next(outDir)
+	out := next(redirect.Dir)
 	if rest := w[c+1:]; rest != "" {
-		out = append(out, nodeOutputValue{rest, true, outDir})
+		out = append(out, nodeOutputValue{rest, true, redirect.Dir})
 	}
 	return out
 }
@@ -132,7 +134,7 @@ func (t *nodeOutputTable) scan(argv []string, ctx Context) *Rejection {
 			if !v.attached {
 				word += " " + v.value
 			}
-			if harmlessOutput(v.value) && v.kind == outFile {
+			if redirect.Harmless(v.value) && v.kind == redirect.File {
 				continue
 			}
 			if r := outputPath(ctx, t.family, j, word, v.value, v.kind); r != nil {

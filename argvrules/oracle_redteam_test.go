@@ -74,7 +74,7 @@ func TestOracleMakeStdinPaths(t *testing.T) {
 			}
 		}
 	}
-	runOracleSetup(t, "make", path, Make, vs, setup)
+	runOracleSetup(t, "make", path, checkMake, vs, setup)
 }
 
 // realPip returns the pip of the python3 on PATH, bypassing a pyenv shim
@@ -106,7 +106,7 @@ func TestOraclePip(t *testing.T) {
 		v("config", "list"), v("config", "debug"), v("config", "get", "global.index-url"), v("list"),
 		v("--log", "pip.log", "list"),
 	}
-	runOracleSetup(t, "pip", pip, Pip, vs, nil, env...)
+	runOracleSetup(t, "pip", pip, checkPip, vs, nil, env...)
 }
 
 func TestOracleNpmOutputs(t *testing.T) {
@@ -121,7 +121,7 @@ func TestOracleNpmOutputs(t *testing.T) {
 		v("pack", "--cache", "OUTSIDE/c"), v("pack", "--prefix", "OUTSIDE"),
 		v("pack"), v("run", "t"), v("pack", "--pack-destination", "dist"),
 	}
-	runOracleSetup(t, "npm", path, Npm, vs, func(e *oracleEnv) {
+	runOracleSetup(t, "npm", path, checkNpm, vs, func(e *oracleEnv) {
 		if err := os.Mkdir(filepath.Join(e.work, "dist"), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -144,7 +144,7 @@ func TestOracleCargoOutputs(t *testing.T) {
 		v("build", "-q", "--target-dir", "OUTSIDE/t"), v("build", "-q", "--target-dir=OUTSIDE/t"),
 		v("build", "-q"), v("build", "-q", "--target-dir", "target/alt"),
 	}
-	runOracleSetup(t, "cargo", path, Cargo, vs, func(e *oracleEnv) {
+	runOracleSetup(t, "cargo", path, checkCargo, vs, func(e *oracleEnv) {
 		write(t, filepath.Join(e.work, "Cargo.toml"), "[package]\nname = \"t\"\nversion = \"0.1.0\"\nedition = \"2021\"\n", 0o644)
 		if err := os.Mkdir(filepath.Join(e.work, "src"), 0o755); err != nil {
 			t.Fatal(err)

@@ -64,12 +64,12 @@ func TestOracle(t *testing.T) {
 			variants = append(variants, oracleVariant{bin: bin, names: names, rec: rec, args: args})
 		}
 	}
-	add("find", []string{"find", "gfind"}, Find, findOracleArgs)
-	add("sort", []string{"sort"}, Sort, sortOracleArgs)
-	add("tar", []string{"tar", "gtar"}, Tar, tarOracleArgs)
-	add("bsdtar", []string{"bsdtar", "tar"}, Tar, tarOracleArgs)
-	add("gawk", []string{"gawk", "awk"}, Awk, func() [][]string { return awkOracleArgs(true) })
-	add("mawk", []string{"mawk", "awk"}, Awk, func() [][]string { return awkOracleArgs(false) })
+	add("find", []string{"find", "gfind"}, checkFind, findOracleArgs)
+	add("sort", []string{"sort"}, checkSort, sortOracleArgs)
+	add("tar", []string{"tar", "gtar"}, checkTar, tarOracleArgs)
+	add("bsdtar", []string{"bsdtar", "tar"}, checkTar, tarOracleArgs)
+	add("gawk", []string{"gawk", "awk"}, checkAwk, func() [][]string { return awkOracleArgs(true) })
+	add("mawk", []string{"mawk", "awk"}, checkAwk, func() [][]string { return awkOracleArgs(false) })
 	if len(variants) == 0 {
 		t.Skip("no oracle program installed")
 	}

@@ -1,25 +1,38 @@
 package argvrules
 
-import (
-	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
-)
+import "github.com/seed-b63acb1b/mcp-shell-server/redirect"
 
-// OutputPath is the shared containment check for options that name a file
-// a program will write (git log --output, curl -o, wget -O ...): the path
-// must pass the same rules as a ">" redirection target (relative, no ".."
-// component, resolving inside ctx.Dir through os.Root, not a directory,
-// FIFO or device, no symlink leading outside). It creates nothing. The
-// program opens the file itself later, so this is a check, not a
-// confinement: SECURITY.md says so.
-//
-// It returns nil or a *Rejection with rule "<family>.output-path" naming
-// arg (the argv element at index that carried the path).
-func OutputPath(ctx Context, family, policy string, index int, arg, path string) *Rejection {
-	err := redirect.ProbeWrite(ctx.Dir, path, redirect.File)
+// outputValue checks the path named by an output option's value.
+func outputValue(ctx Context, family string, ev *event, kind redirect.Kind) *Rejection {
+	if redirect.Harmless(ev.Value) {
+		return nil
+	}
+	word := ev.Word
+	if ev.ValueIndex >= 0 && ev.ValueIndex != ev.Index {
+		word = ev.Word + " " + ev.Value
+	}
+	return outputPath(ctx, family, ev.Index, word, ev.Value, kind)
+}
+
+// outputPath is the one containment check for options that name a path a
+// program will write (git log --output, curl -o, wget -O, go build -o,
+// tar --index-file ...): redirect.ProbeWrite, the rules of a ">" target
+// (relative, no ".." component, resolving inside ctx.Dir through os.Root,
+// not a FIFO or device, no symlink leading outside), for a file or a
+// directory that may not exist yet. It creates nothing; the program opens
+// the path itself later, so this is a check, not a confinement (SECURITY.md
+// says so). The refusal is "<family>.output-path" naming arg, the argv
+// element at index that carried the path.
+func outputPath(ctx Context, family string, index int, arg, p string, kind redirect.Kind) *Rejection {
+	const policy = "output path outside the working directory"
+	err := redirect.ProbeWrite(ctx.Dir, p, kind)
 	if err == nil {
 		return nil
 	}
-	why := err.Error()
+	what := "writes to"
+	if kind == redirect.Dir {
+		what = "writes into the directory"
+	}
 	return familyRule(family, kindOutputPath, policy).Reject(index, arg,
-		"argument %d %q writes to %q, which must stay inside the working directory (%s)", index, arg, path, why)
+		"argument %d %q %s %q, which must stay inside the working directory (%s)", index, arg, what, p, err.Error())
 }

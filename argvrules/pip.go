@@ -2,6 +2,8 @@ package argvrules
 
 import (
 	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 )
 
 const pipPolicy = "pip external program or output"
@@ -30,7 +32,7 @@ func isPrefixOf(name, full string, min int) bool {
 	return len(name) >= min && strings.HasPrefix(full, name)
 }
 
-// Pip is the recognizer of pip (pip, pip3, pip3.N; pip 23-25, optparse
+// checkPip is the recognizer of pip (pip, pip3, pip3.N; pip 23-25, optparse
 // grammar: long options by unique prefix, short option clusters, options
 // after operands). Refused in any position: --editor and every prefix of
 // it (--edit, --edi; pip config's editor program), --python and its
@@ -46,7 +48,7 @@ func isPrefixOf(name, full string, min int) bool {
 // installs into the user's site directory, requirement and constraint
 // files (data in the requirements format), pip.conf files pip reads on
 // its own, and network access.
-func Pip(argv []string, ctx Context) *Rejection {
+func checkPip(argv []string, ctx Context) *Rejection {
 	var cands []int
 	for j := 1; j < len(argv); j++ {
 		w := argv[j]
@@ -168,11 +170,11 @@ func pipOperands(argv []string, cmd int) []int {
 
 // pipOutputs are pip 23-25 long options whose value is a path pip writes
 // (pip help install/download/wheel and the general options).
-var pipOutputs = map[string]outKind{
-	"log": outFile, "log-file": outFile, "local-log": outFile, "report": outFile,
-	"dest": outDir, "destination-dir": outDir, "destination-directory": outDir,
-	"target": outDir, "prefix": outDir, "root": outDir, "wheel-dir": outDir, "cache-dir": outDir,
-	"src": outDir, "source": outDir, "source-dir": outDir, "source-directory": outDir,
+var pipOutputs = map[string]redirect.Kind{
+	"log": redirect.File, "log-file": redirect.File, "local-log": redirect.File, "report": redirect.File,
+	"dest": redirect.Dir, "destination-dir": redirect.Dir, "destination-directory": redirect.Dir,
+	"target": redirect.Dir, "prefix": redirect.Dir, "root": redirect.Dir, "wheel-dir": redirect.Dir, "cache-dir": redirect.Dir,
+	"src": redirect.Dir, "source": redirect.Dir, "source-dir": redirect.Dir, "source-directory": redirect.Dir,
 }
 
 // pipOutputList is pipOutputs' keys in sorted order, so a prefix that
@@ -188,7 +190,7 @@ var pipExactNonOutput = map[string]bool{"pre": true, "local": true}
 // 0: the exact name, or (optparse accepts unique prefixes) any prefix of
 // an output option, conservatively also prefixes optparse would call
 // ambiguous.
-func pipOutputKind(name string) outKind {
+func pipOutputKind(name string) redirect.Kind {
 	if k, ok := pipOutputs[name]; ok {
 		return k
 	}
@@ -235,7 +237,7 @@ func pipShort(ctx Context, argv []string, j int) *Rejection {
 			value = argv[j+1]
 			word += " " + value
 		}
-		return outputPath(ctx, "pip", j, word, value, outDir)
+		return outputPath(ctx, "pip", j, word, value, redirect.Dir)
 	}
 	return nil
 }
@@ -263,7 +265,7 @@ func pipOption(ctx Context, argv []string, j int, name, value string, hasValue b
 		value = argv[j+1]
 		word += " " + value
 	}
-	if harmlessOutput(value) {
+	if redirect.Harmless(value) {
 		return nil
 	}
 	return outputPath(ctx, "pip", j, word, value, kind)

@@ -384,6 +384,9 @@ func expectRule(t *testing.T, ctx Context, argv []string, rule refusal.Code) {
 		return
 	}
 	got := rec(argv, ctx)
+	if got != nil {
+		checkDeclared(t, got.Code)
+	}
 	switch {
 	case rule == "" && got != nil:
 		t.Errorf("%q: want allow, got %s: %s", argv, got.Code, got.Message)

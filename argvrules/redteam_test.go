@@ -261,7 +261,7 @@ func TestMakeUnknownDir(t *testing.T) {
 		{a("make", "-f", "/dev/stdin"), "make.stdin-makefile"},
 		{a("make", "all"), ""},
 	} {
-		got := Make(tc.argv, Context{})
+		got := checkMake(tc.argv, Context{})
 		if (got == nil) != (tc.rule == "") || (got != nil && got.Code != tc.rule) {
 			t.Errorf("%q: want %q, got %v", tc.argv, tc.rule, got)
 		}

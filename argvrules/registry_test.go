@@ -5,7 +5,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/codes"
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 )
 
 // recOf is the recognizer of the family named name.
@@ -92,4 +96,36 @@ func TestREADMENamesEveryFamily(t *testing.T) {
 			t.Errorf("README.md does not name the %s family", name)
 		}
 	}
+}
+
+// declared is every code and kind the catalogues declare (codes.go files).
+var declared = sync.OnceValue(func() map[string]bool {
+	all, err := codes.Catalogue("..")
+	if err != nil {
+		panic(err)
+	}
+	m := map[string]bool{}
+	for _, e := range all {
+		if e.Kind {
+			m["kind "+e.Code] = true
+		} else {
+			m[e.Code] = true
+		}
+	}
+	return m
+})
+
+// checkDeclared fails t when code is neither a declared code nor
+// "<registered family>.<declared kind>": the audit log's rule values are
+// exactly the catalogue's.
+func checkDeclared(t testing.TB, code refusal.Code) {
+	t.Helper()
+	c := string(code)
+	if declared()[c] {
+		return
+	}
+	if fam, kind, ok := strings.Cut(c, "."); ok && familyNamed(fam) != nil && declared()["kind "+kind] {
+		return
+	}
+	t.Errorf("reason code %q is in no codes.go", c)
 }

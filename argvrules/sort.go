@@ -21,43 +21,43 @@ const (
 // POSIXLY_CORRECT set, sort stops at the first operand, which only ever
 // parses a prefix of the same events. Four options are refused:
 // --compress-program, -o/--output, --files0-from, -T/--temporary-directory.
-var sortTable = NewTable("GNU sort 9.x", false, []Option{
+var sortTable = newTable("GNU sort 9.x", false, []option{
 	{Long: "ignore-leading-blanks", Short: 'b'},
-	{Long: "check", Arg: OptionalArg},
+	{Long: "check", Arg: optionalArg},
 	{Short: 'c'},
 	{Short: 'C'},
-	{Long: "compress-program", Arg: RequiredArg, Risk: riskSortCompress, Rule: ruleSortOption},
+	{Long: "compress-program", Arg: requiredArg, Risk: riskSortCompress, Rule: ruleSortOption},
 	{Long: "debug"},
 	{Long: "dictionary-order", Short: 'd'},
 	{Long: "ignore-case", Short: 'f'},
-	{Long: "files0-from", Arg: RequiredArg, Risk: riskSortFiles0, Rule: ruleSortOption},
+	{Long: "files0-from", Arg: requiredArg, Risk: riskSortFiles0, Rule: ruleSortOption},
 	{Long: "general-numeric-sort", Short: 'g'},
 	{Long: "ignore-nonprinting", Short: 'i'},
-	{Long: "key", Short: 'k', Arg: RequiredArg},
+	{Long: "key", Short: 'k', Arg: requiredArg},
 	{Long: "merge", Short: 'm'},
 	{Long: "month-sort", Short: 'M'},
 	{Long: "numeric-sort", Short: 'n'},
 	{Long: "human-numeric-sort", Short: 'h'},
 	{Long: "version-sort", Short: 'V'},
 	{Long: "random-sort", Short: 'R'},
-	{Long: "random-source", Arg: RequiredArg},
-	{Long: "sort", Arg: RequiredArg},
-	{Long: "output", Short: 'o', Arg: RequiredArg, Risk: riskSortOutput, Rule: ruleSortOption},
+	{Long: "random-source", Arg: requiredArg},
+	{Long: "sort", Arg: requiredArg},
+	{Long: "output", Short: 'o', Arg: requiredArg, Risk: riskSortOutput, Rule: ruleSortOption},
 	{Long: "reverse", Short: 'r'},
 	{Long: "stable", Short: 's'},
-	{Long: "batch-size", Arg: RequiredArg},
-	{Long: "buffer-size", Short: 'S', Arg: RequiredArg},
-	{Long: "field-separator", Short: 't', Arg: RequiredArg},
-	{Long: "temporary-directory", Short: 'T', Arg: RequiredArg, Risk: riskSortTemp, Rule: ruleSortOption},
+	{Long: "batch-size", Arg: requiredArg},
+	{Long: "buffer-size", Short: 'S', Arg: requiredArg},
+	{Long: "field-separator", Short: 't', Arg: requiredArg},
+	{Long: "temporary-directory", Short: 'T', Arg: requiredArg, Risk: riskSortTemp, Rule: ruleSortOption},
 	{Long: "unique", Short: 'u'},
 	{Long: "zero-terminated", Short: 'z'},
-	{Long: "parallel", Arg: RequiredArg},
-	{Short: 'y', Arg: RequiredArg}, // obsolete, ignored by sort
+	{Long: "parallel", Arg: requiredArg},
+	{Short: 'y', Arg: requiredArg}, // obsolete, ignored by sort
 	{Long: "help"},
 	{Long: "version"},
 })
 
-// Sort is the recognizer of the sort family (sort, gsort). It parses argv
+// checkSort is the recognizer of the sort family (sort, gsort). It parses argv
 // with the GNU sort 9.x getopt_long grammar and refuses
 // --compress-program, -o/--output, --files0-from and
 // -T/--temporary-directory in every spelling getopt accepts: unique
@@ -67,14 +67,14 @@ var sortTable = NewTable("GNU sort 9.x", false, []Option{
 // abbreviations and missing values are refused too (allowlist grammar).
 // The obsolete "+POS1 -POS2" key syntax is not modelled: "-2" is refused
 // as an unknown option.
-func Sort(argv []string, ctx Context) *Rejection {
+func checkSort(argv []string, ctx Context) *Rejection {
 	if len(argv) == 0 {
 		return nil
 	}
-	p := sortTable.Parse(argv, 1, Permute)
+	p := sortTable.Parse(argv, 1, permute)
 	for i := range p.Events {
 		ev := &p.Events[i]
-		if ev.Kind == OptionEvent && ev.Opt.Risky(ev.HasValue) {
+		if ev.Kind == optionEvent && ev.Opt.Risky(ev.HasValue) {
 			return optionRejection(ev, sortPolicy, "")
 		}
 	}

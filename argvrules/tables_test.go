@@ -69,7 +69,7 @@ func TestTablesMatchPrograms(t *testing.T) {
 						// of probe.txt is missing.
 						missing = !strings.Contains(out, "probe.txt")
 					}
-					if want := o.Arg == RequiredArg; missing != want && !(prog == "rg" && rgOptionalWhenHyphen[o.Long]) {
+					if want := o.Arg == requiredArg; missing != want && !(prog == "rg" && rgOptionalWhenHyphen[o.Long]) {
 						t.Errorf("%s %s: table says RequiredArg=%v, program's missing-value diagnostic=%v:\n%s", prog, word, want, missing, out)
 					}
 				}
@@ -81,13 +81,13 @@ func TestTablesMatchPrograms(t *testing.T) {
 
 // generatedNegation reports rows added by withNegations ("no-NAME" for
 // a NoArg NAME): they are NoArg by construction.
-func generatedNegation(tb *Table, o Option) bool {
+func generatedNegation(tb *table, o option) bool {
 	base, ok := strings.CutPrefix(o.Long, "no-")
 	if !ok || o.Short != 0 {
 		return false
 	}
 	b, _, _ := tb.LookupLong(base)
-	return b != nil && b.Long == base && b.Arg == NoArg
+	return b != nil && b.Long == base && b.Arg == noArg
 }
 
 // rgExitsEarly are ripgrep options that print something and exit, so
@@ -97,7 +97,7 @@ var rgExitsEarly = map[string]bool{"help": true, "version": true, "type-list": t
 	"count": true, "count-matches": true, "quiet": true, "json": true, "null-data": true}
 
 // optionWords returns "--long" and "-c" for a row.
-func optionWords(o Option) []string {
+func optionWords(o option) []string {
 	var w []string
 	if o.Long != "" {
 		w = append(w, "--"+o.Long)

@@ -1,6 +1,10 @@
 package argvrules
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
+)
 
 // Policy names of the tar family.
 const (
@@ -48,7 +52,7 @@ const gnuTarProgram = "GNU tar 1.34"
 // with the row they alias, as argp does. GNU tar parses with
 // ARGP_IN_ORDER, so options after operands are options; its old-style
 // first word is handled by gnuTarParse.
-var gnuTarTable = NewTable(gnuTarProgram, false, []Option{
+var gnuTarTable = newTable(gnuTarProgram, false, []option{
 	// operation modes
 	{Long: "list", Short: 't'},
 	{Long: "extract", Short: 'x'},
@@ -64,13 +68,13 @@ var gnuTarTable = NewTable(gnuTarProgram, false, []Option{
 	{Long: "test-label"},
 	// operation modifiers
 	{Long: "sparse", Short: 'S'},
-	{Long: "hole-detection", Arg: RequiredArg},
-	{Long: "sparse-version", Arg: RequiredArg},
+	{Long: "hole-detection", Arg: requiredArg},
+	{Long: "sparse-version", Arg: requiredArg},
 	{Long: "incremental", Short: 'G'},
-	{Long: "listed-incremental", Short: 'g', Arg: RequiredArg},
-	{Long: "level", Arg: RequiredArg},
+	{Long: "listed-incremental", Short: 'g', Arg: requiredArg},
+	{Long: "level", Arg: requiredArg},
 	{Long: "ignore-failed-read"},
-	{Long: "occurrence", Arg: OptionalArg},
+	{Long: "occurrence", Arg: optionalArg},
 	{Long: "seek", Short: 'n'},
 	{Long: "no-seek"},
 	{Long: "no-check-device"},
@@ -87,21 +91,21 @@ var gnuTarTable = NewTable(gnuTarProgram, false, []Option{
 	{Long: "no-overwrite-dir"},
 	{Long: "overwrite-dir"},
 	{Long: "keep-directory-symlink"},
-	{Long: "one-top-level", Arg: OptionalArg},
+	{Long: "one-top-level", Arg: optionalArg},
 	// output streams
 	{Long: "to-stdout", Short: 'O'},
-	{Long: "to-command", Arg: RequiredArg, Risk: riskTarToCommand, Rule: ruleTarExecOption},
+	{Long: "to-command", Arg: requiredArg, Risk: riskTarToCommand, Rule: ruleTarExecOption},
 	{Long: "ignore-command-error"},
 	{Long: "no-ignore-command-error"},
 	// file attributes
-	{Long: "owner", Arg: RequiredArg},
-	{Long: "group", Arg: RequiredArg},
-	{Long: "owner-map", Arg: RequiredArg},
-	{Long: "group-map", Arg: RequiredArg},
-	{Long: "mtime", Arg: RequiredArg},
+	{Long: "owner", Arg: requiredArg},
+	{Long: "group", Arg: requiredArg},
+	{Long: "owner-map", Arg: requiredArg},
+	{Long: "group-map", Arg: requiredArg},
+	{Long: "mtime", Arg: requiredArg},
 	{Long: "clamp-mtime"},
-	{Long: "mode", Arg: RequiredArg},
-	{Long: "atime-preserve", Arg: OptionalArg},
+	{Long: "mode", Arg: requiredArg},
+	{Long: "atime-preserve", Arg: optionalArg},
 	{Long: "touch", Short: 'm'},
 	{Long: "same-owner"},
 	{Long: "no-same-owner"},
@@ -113,44 +117,44 @@ var gnuTarTable = NewTable(gnuTarProgram, false, []Option{
 	{Long: "same-order", Key: "s"},
 	{Long: "delay-directory-restore"},
 	{Long: "no-delay-directory-restore"},
-	{Long: "sort", Arg: RequiredArg},
+	{Long: "sort", Arg: requiredArg},
 	// extended attributes
 	{Long: "xattrs"},
 	{Long: "no-xattrs"},
-	{Long: "xattrs-include", Arg: RequiredArg},
-	{Long: "xattrs-exclude", Arg: RequiredArg},
+	{Long: "xattrs-include", Arg: requiredArg},
+	{Long: "xattrs-exclude", Arg: requiredArg},
 	{Long: "selinux"},
 	{Long: "no-selinux"},
 	{Long: "acls"},
 	{Long: "no-acls"},
 	// device selection
-	{Long: "file", Short: 'f', Arg: RequiredArg},
+	{Long: "file", Short: 'f', Arg: requiredArg},
 	{Short: '0'}, {Short: '1'}, {Short: '2'}, {Short: '3'}, {Short: '4'},
 	{Short: '5'}, {Short: '6'}, {Short: '7'}, {Short: '8'}, {Short: '9'},
 	{Long: "force-local"},
-	{Long: "rmt-command", Arg: RequiredArg, Risk: riskTarRmt, Rule: ruleTarExecOption},
-	{Long: "rsh-command", Arg: RequiredArg, Risk: riskTarRsh, Rule: ruleTarExecOption},
+	{Long: "rmt-command", Arg: requiredArg, Risk: riskTarRmt, Rule: ruleTarExecOption},
+	{Long: "rsh-command", Arg: requiredArg, Risk: riskTarRsh, Rule: ruleTarExecOption},
 	{Long: "multi-volume", Short: 'M', Risk: riskTarVolumePrompt, Rule: ruleTarMultiVolume},
-	{Long: "tape-length", Short: 'L', Arg: RequiredArg, Risk: riskTarTapeLength, Rule: ruleTarMultiVolume},
-	{Long: "info-script", Short: 'F', Arg: RequiredArg, Risk: riskTarInfoScript, Rule: ruleTarExecOption},
-	{Long: "new-volume-script", Key: "F", Arg: RequiredArg, Risk: riskTarInfoScript, Rule: ruleTarExecOption},
-	{Long: "volno-file", Arg: RequiredArg},
+	{Long: "tape-length", Short: 'L', Arg: requiredArg, Risk: riskTarTapeLength, Rule: ruleTarMultiVolume},
+	{Long: "info-script", Short: 'F', Arg: requiredArg, Risk: riskTarInfoScript, Rule: ruleTarExecOption},
+	{Long: "new-volume-script", Key: "F", Arg: requiredArg, Risk: riskTarInfoScript, Rule: ruleTarExecOption},
+	{Long: "volno-file", Arg: requiredArg},
 	// device blocking
-	{Long: "blocking-factor", Short: 'b', Arg: RequiredArg},
-	{Long: "record-size", Arg: RequiredArg},
+	{Long: "blocking-factor", Short: 'b', Arg: requiredArg},
+	{Long: "record-size", Arg: requiredArg},
 	{Long: "ignore-zeros", Short: 'i'},
 	{Long: "read-full-records", Short: 'B'},
 	// archive format
-	{Long: "format", Short: 'H', Arg: RequiredArg},
+	{Long: "format", Short: 'H', Arg: requiredArg},
 	{Long: "old-archive"},
 	{Long: "portability", Key: "old-archive"},
 	{Long: "posix"},
-	{Long: "pax-option", Arg: RequiredArg},
-	{Long: "label", Short: 'V', Arg: RequiredArg},
+	{Long: "pax-option", Arg: requiredArg},
+	{Long: "label", Short: 'V', Arg: requiredArg},
 	// compression
 	{Long: "auto-compress", Short: 'a'},
 	{Long: "no-auto-compress"},
-	{Long: "use-compress-program", Short: 'I', Arg: RequiredArg, Risk: riskTarCompress, Rule: ruleTarExecOption},
+	{Long: "use-compress-program", Short: 'I', Arg: requiredArg, Risk: riskTarCompress, Rule: ruleTarExecOption},
 	{Long: "bzip2", Short: 'j'},
 	{Long: "gzip", Short: 'z'},
 	{Long: "gunzip", Key: "z"},
@@ -167,63 +171,63 @@ var gnuTarTable = NewTable(gnuTarProgram, false, []Option{
 	{Long: "absolute-names", Short: 'P'},
 	{Long: "dereference", Short: 'h'},
 	{Long: "hard-dereference"},
-	{Long: "starting-file", Short: 'K', Arg: RequiredArg},
-	{Long: "newer", Short: 'N', Arg: RequiredArg},
-	{Long: "after-date", Key: "N", Arg: RequiredArg},
-	{Long: "newer-mtime", Arg: RequiredArg},
-	{Long: "backup", Arg: OptionalArg},
-	{Long: "suffix", Arg: RequiredArg},
+	{Long: "starting-file", Short: 'K', Arg: requiredArg},
+	{Long: "newer", Short: 'N', Arg: requiredArg},
+	{Long: "after-date", Key: "N", Arg: requiredArg},
+	{Long: "newer-mtime", Arg: requiredArg},
+	{Long: "backup", Arg: optionalArg},
+	{Long: "suffix", Arg: requiredArg},
 	// file name transformations
-	{Long: "strip-components", Arg: RequiredArg},
-	{Long: "transform", Arg: RequiredArg},
-	{Long: "xform", Key: "transform", Arg: RequiredArg},
+	{Long: "strip-components", Arg: requiredArg},
+	{Long: "transform", Arg: requiredArg},
+	{Long: "xform", Key: "transform", Arg: requiredArg},
 	// informative output
-	{Long: "checkpoint", Arg: OptionalArg},
-	{Long: "checkpoint-action", Arg: RequiredArg, Risk: riskTarCheckpoint, Rule: ruleTarExecOption},
+	{Long: "checkpoint", Arg: optionalArg},
+	{Long: "checkpoint-action", Arg: requiredArg, Risk: riskTarCheckpoint, Rule: ruleTarExecOption},
 	{Long: "check-links", Short: 'l'},
-	{Long: "totals", Arg: OptionalArg},
+	{Long: "totals", Arg: optionalArg},
 	{Long: "utc"},
 	{Long: "full-time"},
-	{Long: "index-file", Arg: RequiredArg},
+	{Long: "index-file", Arg: requiredArg},
 	{Long: "block-number", Short: 'R'},
 	{Long: "show-defaults"},
 	{Long: "show-snapshot-field-ranges"},
 	{Long: "show-omitted-dirs"},
 	{Long: "show-transformed-names"},
 	{Long: "show-stored-names", Key: "show-transformed-names"},
-	{Long: "quoting-style", Arg: RequiredArg},
-	{Long: "quote-chars", Arg: RequiredArg},
-	{Long: "no-quote-chars", Arg: RequiredArg},
+	{Long: "quoting-style", Arg: requiredArg},
+	{Long: "quote-chars", Arg: requiredArg},
+	{Long: "no-quote-chars", Arg: requiredArg},
 	// -w asks "add 'x'?" per file on stdin (or /dev/tty when the archive
 	// is stdin); the answer only selects files, nothing is run, so it is
 	// allowed (the runner gives no tty and a timeout bounds the wait).
 	{Long: "interactive", Short: 'w'},
 	{Long: "confirmation", Key: "w"},
 	{Long: "verbose", Short: 'v'},
-	{Long: "warning", Arg: RequiredArg},
+	{Long: "warning", Arg: requiredArg},
 	// compatibility and other
 	{Short: 'o'},
 	{Long: "restrict"},
 	// src/names.c names_options
-	{Long: "add-file", Arg: RequiredArg},
-	{Long: "directory", Short: 'C', Arg: RequiredArg},
-	{Long: "files-from", Short: 'T', Arg: RequiredArg},
+	{Long: "add-file", Arg: requiredArg},
+	{Long: "directory", Short: 'C', Arg: requiredArg},
+	{Long: "files-from", Short: 'T', Arg: requiredArg},
 	{Long: "null"},
 	{Long: "no-null"},
 	{Long: "unquote"},
 	{Long: "no-unquote"},
 	{Long: "verbatim-files-from"},
 	{Long: "no-verbatim-files-from"},
-	{Long: "exclude", Arg: RequiredArg},
-	{Long: "exclude-from", Short: 'X', Arg: RequiredArg},
+	{Long: "exclude", Arg: requiredArg},
+	{Long: "exclude-from", Short: 'X', Arg: requiredArg},
 	{Long: "exclude-caches"},
 	{Long: "exclude-caches-under"},
 	{Long: "exclude-caches-all"},
-	{Long: "exclude-tag", Arg: RequiredArg},
-	{Long: "exclude-ignore", Arg: RequiredArg},
-	{Long: "exclude-ignore-recursive", Arg: RequiredArg},
-	{Long: "exclude-tag-under", Arg: RequiredArg},
-	{Long: "exclude-tag-all", Arg: RequiredArg},
+	{Long: "exclude-tag", Arg: requiredArg},
+	{Long: "exclude-ignore", Arg: requiredArg},
+	{Long: "exclude-ignore-recursive", Arg: requiredArg},
+	{Long: "exclude-tag-under", Arg: requiredArg},
+	{Long: "exclude-tag-all", Arg: requiredArg},
 	{Long: "exclude-vcs"},
 	{Long: "exclude-vcs-ignores"},
 	{Long: "exclude-backups"},
@@ -241,8 +245,8 @@ var gnuTarTable = NewTable(gnuTarProgram, false, []Option{
 	{Long: "help", Short: '?'},
 	{Long: "usage"},
 	{Long: "version"},
-	{Long: "program-name", Arg: RequiredArg},
-	{Long: "HANG", Arg: OptionalArg},
+	{Long: "program-name", Arg: requiredArg},
+	{Long: "HANG", Arg: optionalArg},
 })
 
 // gnuTarParse parses argv the way GNU tar 1.34 does: when argv[1] does not
@@ -250,9 +254,9 @@ var gnuTarTable = NewTable(gnuTarProgram, false, []Option{
 // whose value-taking letters take the following words in order
 // ("tar cIf PROG out.tar dir": I takes PROG, f takes out.tar); the rest
 // is parsed with getopt_long in order (options after operands count).
-func gnuTarParse(argv []string) Parsed {
+func gnuTarParse(argv []string) parsed {
 	start := 1
-	var old []Event
+	var old []event
 	if len(argv) > 1 && !strings.HasPrefix(argv[1], "-") {
 		word := argv[1]
 		start = 2
@@ -261,12 +265,12 @@ func gnuTarParse(argv []string) Parsed {
 			name := "-" + string(c)
 			opt := gnuTarTable.Short(c)
 			if opt == nil {
-				return Parsed{Events: old, End: -1, Err: &ParseError{Kind: ErrUnknown, Index: 1, Word: word, Name: name, Program: gnuTarProgram}}
+				return parsed{Events: old, End: -1, Err: &parseError{Kind: parseUnknown, Index: 1, Word: word, Name: name, Program: gnuTarProgram}}
 			}
-			ev := Event{Kind: OptionEvent, Opt: opt, Index: 1, Word: word, Name: name, OldStyle: true, ValueIndex: -1}
-			if opt.Arg != NoArg {
+			ev := event{Kind: optionEvent, Opt: opt, Index: 1, Word: word, Name: name, OldStyle: true, ValueIndex: -1}
+			if opt.Arg != noArg {
 				if start >= len(argv) {
-					return Parsed{Events: append(old, ev), End: -1, Err: &ParseError{Kind: ErrMissingValue, Index: 1, Word: word, Name: name, Program: gnuTarProgram}}
+					return parsed{Events: append(old, ev), End: -1, Err: &parseError{Kind: parseMissingValue, Index: 1, Word: word, Name: name, Program: gnuTarProgram}}
 				}
 				ev.Value, ev.HasValue, ev.ValueIndex = argv[start], true, start
 				start++
@@ -274,7 +278,7 @@ func gnuTarParse(argv []string) Parsed {
 			old = append(old, ev)
 		}
 	}
-	p := gnuTarTable.Parse(argv, start, Permute)
+	p := gnuTarTable.Parse(argv, start, permute)
 	if len(old) > 0 {
 		p.Events = append(old, p.Events...)
 	}
@@ -289,7 +293,7 @@ func gnuTarRemote(name string) bool {
 	return i > 0 && !strings.Contains(name[:i], "/")
 }
 
-// Tar is the recognizer of the tar family (tar, gtar, bsdtar). It checks
+// checkTar is the recognizer of the tar family (tar, gtar, bsdtar). It checks
 // argv under both the GNU tar 1.34 and the bsdtar 3.7 grammar, whatever the
 // executable name, and refuses when either reading selects
 // --checkpoint-action (any action except the inert ones listed at
@@ -304,7 +308,7 @@ func gnuTarRemote(name string) bool {
 // a --index-file, --volno-file or -g/--listed-incremental value that
 // OutputPath does not keep inside ctx.Dir (rule tar.output-path). A reading with a grammar error makes that
 // tar exit before acting; argv is refused when neither reading is clean.
-func Tar(argv []string, ctx Context) *Rejection {
+func checkTar(argv []string, ctx Context) *Rejection {
 	if len(argv) == 0 {
 		return nil
 	}
@@ -327,25 +331,25 @@ func Tar(argv []string, ctx Context) *Rejection {
 		return r
 	}
 	if gnu.Err != nil && bsd.Err != nil {
-		if gnu.Err.Kind == ErrAmbiguous {
+		if gnu.Err.Kind == parseAmbiguous {
 			return grammarRejection("tar", tarPolicy, tarGrammarPolicy, gnu.Err, false)
 		}
-		if bsd.Err.Kind == ErrAmbiguous {
+		if bsd.Err.Kind == parseAmbiguous {
 			return grammarRejection("tar", tarPolicy, tarGrammarPolicy, bsd.Err, false)
 		}
 		return grammarRejection("tar", tarPolicy, tarGrammarPolicy, gnu.Err, false)
 	}
 	// An ambiguous prefix that could reach a helper is refused even when
 	// the other dialect accepts the word.
-	for _, e := range []*ParseError{gnu.Err, bsd.Err} {
-		if e != nil && e.Kind == ErrAmbiguous && anyRisky(e.Candidates) {
+	for _, e := range []*parseError{gnu.Err, bsd.Err} {
+		if e != nil && e.Kind == parseAmbiguous && anyRisky(e.Candidates) {
 			return grammarRejection("tar", tarPolicy, tarGrammarPolicy, e, false)
 		}
 	}
 	return nil
 }
 
-func anyRisky(opts []*Option) bool {
+func anyRisky(opts []*option) bool {
 	for _, o := range opts {
 		if o.Risk != "" {
 			return true
@@ -373,32 +377,32 @@ func tarInertCheckpointAction(value string) bool {
 
 // tarRisk returns the refusal for the first risky event whose rule is
 // (prompt) or is not (!prompt) ruleTarMultiVolume.
-func tarRisk(events []Event, program string, prompt bool) *Rejection {
+func tarRisk(events []event, program string, prompt bool) *Rejection {
 	for i := range events {
 		ev := &events[i]
-		if ev.Kind == OptionEvent && (ev.Opt.Rule == ruleTarMultiVolume) != prompt {
+		if ev.Kind == optionEvent && (ev.Opt.Rule == ruleTarMultiVolume) != prompt {
 			continue
 		}
-		if ev.Kind == OptionEvent && ev.Opt.Long == "checkpoint-action" && ev.HasValue &&
+		if ev.Kind == optionEvent && ev.Opt.Long == "checkpoint-action" && ev.HasValue &&
 			tarAllowInertCheckpointActions && tarInertCheckpointAction(ev.Value) {
 			continue
 		}
-		if ev.Kind == OptionEvent && ev.Opt.Risky(ev.HasValue) {
+		if ev.Kind == optionEvent && ev.Opt.Risky(ev.HasValue) {
 			return optionRejection(ev, tarPolicy, program)
 		}
 	}
 	return nil
 }
 
-func gnuTarRemoteArchive(p Parsed) *Rejection {
+func gnuTarRemoteArchive(p parsed) *Rejection {
 	for i := range p.Events {
-		if ev := &p.Events[i]; ev.Kind == OptionEvent && ev.Opt.Long == "force-local" {
+		if ev := &p.Events[i]; ev.Kind == optionEvent && ev.Opt.Long == "force-local" {
 			return nil
 		}
 	}
 	for i := range p.Events {
 		ev := &p.Events[i]
-		if ev.Kind == OptionEvent && ev.Opt.Long == "file" && ev.HasValue && gnuTarRemote(ev.Value) {
+		if ev.Kind == optionEvent && ev.Opt.Long == "file" && ev.HasValue && gnuTarRemote(ev.Value) {
 			return ruleTarRemoteArchive.Reject(ev.Index, ev.Word,
 				"%s names the archive %q, which GNU tar 1.34 reads as HOST:PATH and opens by running a remote shell (add --force-local for a local file)",
 				describeEvent(ev), ev.Value)
@@ -409,11 +413,11 @@ func gnuTarRemoteArchive(p Parsed) *Rejection {
 
 // gnuTarOutputFiles checks the value of each gnuTarOutputOptions event
 // with OutputPath.
-func gnuTarOutputFiles(p Parsed, ctx Context) *Rejection {
+func gnuTarOutputFiles(p parsed, ctx Context) *Rejection {
 	for i := range p.Events {
 		ev := &p.Events[i]
-		if ev.Kind == OptionEvent && ev.HasValue && gnuTarOutputOptions[ev.Opt.Long] {
-			if r := OutputPath(ctx, "tar", tarOutputPolicy, ev.Index, ev.Word, ev.Value); r != nil {
+		if ev.Kind == optionEvent && ev.HasValue && gnuTarOutputOptions[ev.Opt.Long] {
+			if r := outputPath(ctx, "tar", ev.Index, ev.Word, ev.Value, redirect.File); r != nil {
 				return r
 			}
 		}

@@ -4,7 +4,7 @@ import (
 	"strings"
 )
 
-// Zip is the recognizer of Info-ZIP zip 3.0 (defense in depth: the policy
+// checkZip is the recognizer of Info-ZIP zip 3.0 (defense in depth: the policy
 // also refuses zip categorically). zip's own option parser allows
 // multi-letter short options (-TT, -FS, -sf) and long options, so the
 // rule is lexical and position-independent: every single-dash word that
@@ -13,7 +13,7 @@ import (
 // option that is a prefix of --test or --unzip-command is refused. The
 // archive and --out paths zip writes are delegated, like cp's
 // destination.
-func Zip(argv []string, ctx Context) *Rejection {
+func checkZip(argv []string, ctx Context) *Rejection {
 	for j := 1; j < len(argv); j++ {
 		w := argv[j]
 		if strings.HasPrefix(w, "--") {

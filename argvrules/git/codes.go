@@ -21,8 +21,8 @@ var (
 	ruleExternal = refusal.Rule{Code: "git.external-program", Phrase: "git external program"}
 	// git.remote-helper-url: an ext:: or fd:: transport URL, whose remote helper runs a program.
 	ruleRemoteHelper = refusal.Rule{Code: "git.remote-helper-url", Phrase: "git external program"}
-	// git.output-outside: an output file or directory option whose path leaves the working directory.
-	ruleOutput = refusal.Rule{Code: "git.output-outside", Phrase: "git output file"}
+	// git.output-path: an output file or directory option whose path leaves the working directory.
+	ruleOutput = refusal.Rule{Code: "git.output-path", Phrase: "git output file"}
 	// git.refused-subcommand: a subcommand that exists to run programs or serve (filter-branch, daemon, shell, ...).
 	ruleSubcommand = refusal.Rule{Code: "git.refused-subcommand", Phrase: "git external program"}
 	// git.unknown-subcommand: a subcommand this package does not know (maybe a repository alias); operators can admit it.

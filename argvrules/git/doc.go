@@ -25,6 +25,10 @@
 // names, credential helpers, ...). ChildConfig returns the environment that
 // pins the ones git lets a caller pin; SECURITY-git.md lists the rest.
 //
-// Check is a pure function of argv and Context: it never touches the
-// filesystem, never runs anything and never panics.
+// Check never runs anything, never modifies the file system and never
+// panics; it reads the file system only to probe output paths under the
+// call's pinned directory, with redirect.ProbeWrite, the check every family
+// and every ">" target gets (so a symlink inside the directory cannot carry
+// --output outside). Its reason codes are in codes.go. Package argvrules
+// registers it as the git family.
 package git

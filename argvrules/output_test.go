@@ -1,0 +1,61 @@
+package argvrules
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// TestOutputPathsOneCheck: every family's output options go through the
+// one containment check, so a symlink inside the working directory that
+// leads out is refused for git exactly as for curl (red-team finding:
+// git log --output=lnk/x.txt was allowed and wrote outside). The real git
+// run proves the form is dangerous.
+func TestOutputPathsOneCheck(t *testing.T) {
+	work, outside := t.TempDir(), t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(work, "lnk")); err != nil {
+		t.Fatal(err)
+	}
+	ctx := pinCtx(t, work)
+	for _, tt := range []struct {
+		argv []string
+		code string
+	}{
+		{[]string{"git", "log", "--output=lnk/x.txt"}, "git.output-path"},
+		{[]string{"git", "-C", "sub", "diff", "--output", "lnk/x.txt"}, "git.output-path"},
+		{[]string{"git", "format-patch", "-o", "lnk/p", "HEAD~1"}, "git.output-path"},
+		{[]string{"git", "archive", "-o", "lnk/a.tar", "HEAD"}, "git.output-path"},
+		{[]string{"curl", "-o", "lnk/x.txt", "http://127.0.0.1:9/"}, "curl.output-path"},
+		{[]string{"wget", "-O", "lnk/x.txt", "http://127.0.0.1:9/"}, "wget.output-path"},
+		{[]string{"tar", "--index-file=lnk/x.txt", "-cf", "a.tar", "d"}, "tar.output-path"},
+	} {
+		r := Check(tt.argv, ctx)
+		if r == nil || string(r.Code) != tt.code {
+			t.Errorf("%q: got %v, want %s", tt.argv, r, tt.code)
+		}
+	}
+	for _, argv := range [][]string{{"git", "log", "--output=x.txt"}, {"curl", "-o", "x.txt", "http://127.0.0.1:9/"}} {
+		if r := Check(argv, ctx); r != nil {
+			t.Errorf("%q refused: %s", argv, r.Message)
+		}
+	}
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not installed: the real-program proof is skipped")
+	}
+	run := func(args ...string) {
+		cmd := exec.Command(git, args...)
+		cmd.Dir = work
+		cmd.Env = []string{"HOME=" + work, "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e"}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %q: %v\n%s", args, err, out)
+		}
+	}
+	run("init", "-q")
+	run("commit", "-q", "--allow-empty", "-m", "c")
+	run("log", "--output=lnk/x.txt")
+	if _, err := os.Stat(filepath.Join(outside, "x.txt")); err != nil {
+		t.Fatalf("the oracle saw no write outside: the dangerous form is not proven (%v)", err)
+	}
+}
