@@ -10,6 +10,7 @@ import (
 // of the find, awk, sort and tar families; ns/op is per argv. Sub-benchmarks
 // report each family separately and "all" cycles through every row.
 func BenchmarkRecognizers(b *testing.B) {
+	ctx := scratch(b)
 	type row struct {
 		argv []string
 		rec  Recognizer
@@ -33,7 +34,7 @@ func BenchmarkRecognizers(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
 			r := rows[i%len(rows)]
-			if rej := r.rec(r.argv, scratchCtx); rej != nil {
+			if rej := r.rec(r.argv, ctx); rej != nil {
 				b.Fatalf("benign row rejected: %q: %s", r.argv, rej.Message)
 			}
 		}

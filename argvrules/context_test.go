@@ -1,39 +1,19 @@
 package argvrules
 
 import (
-	"os"
 	"testing"
 
-	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testcases"
 )
-
-// scratchCtx is a Context on an empty directory shared by the package's
-// tests (made and removed by TestMain).
-var scratchCtx Context
-
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "argvrules-test-")
-	if err != nil {
-		panic(err)
-	}
-	d, err := workdir.Open(dir, []string{"/"})
-	if err != nil {
-		panic(err)
-	}
-	scratchCtx = Context{Dir: d}
-	code := m.Run()
-	d.Close()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
 
 // pinCtx is a Context on dir, pinned for the test's lifetime.
 func pinCtx(t testing.TB, dir string) Context {
 	t.Helper()
-	d, err := workdir.Open(dir, []string{"/"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return Context{Dir: d}
+	return Context{Dir: testcases.Pin(t, dir)}
+}
+
+// scratch is a Context on a new empty directory.
+func scratch(t testing.TB) Context {
+	t.Helper()
+	return pinCtx(t, t.TempDir())
 }

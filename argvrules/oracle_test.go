@@ -46,6 +46,7 @@ type oracleResult struct {
 const oracleTimeout = 5 * time.Second
 
 func TestOracle(t *testing.T) {
+	ctx := scratch(t)
 	if testing.Short() {
 		t.Skip("oracle runs real programs")
 	}
@@ -99,7 +100,7 @@ func TestOracle(t *testing.T) {
 		refusedAll := true
 		for _, name := range r.v.names {
 			argv := append([]string{name}, r.argv[1:]...)
-			if rej := r.v.rec(argv, scratchCtx); rej == nil {
+			if rej := r.v.rec(argv, ctx); rej == nil {
 				refusedAll = false
 				if r.triggered {
 					t.Errorf("oracle: %s %q %s, but the recognizer allowed it as %q", r.v.bin, r.argv[1:], r.why, name)

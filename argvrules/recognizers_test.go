@@ -18,8 +18,9 @@ type recCase struct {
 
 func runRecCases(t *testing.T, rec Recognizer, cases []recCase) {
 	t.Helper()
+	ctx := scratch(t)
 	for _, c := range cases {
-		r := rec(c.argv, scratchCtx)
+		r := rec(c.argv, ctx)
 		if r != nil {
 			checkDeclared(t, r.Code)
 		}

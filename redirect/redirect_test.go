@@ -11,8 +11,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testcases"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
-	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
 // fixture builds the redirect fixture of shared/cases/README.md in a fresh
@@ -67,15 +67,7 @@ func fixture(t *testing.T) (dir, outside string) {
 }
 
 // pin opens dir as a call's working directory, closed with the test.
-func pin(t testing.TB, dir string) *workdir.Dir {
-	t.Helper()
-	d, err := workdir.Open(dir, []string{"/"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
-}
+var pin = testcases.Pin
 
 func code(err error) refusal.Code {
 	if err == nil {

@@ -4,8 +4,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testcases"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
-	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
 // TestMain lets the test binary serve as the sandbox launcher, as the
@@ -18,12 +18,4 @@ func TestMain(m *testing.M) {
 }
 
 // pinned opens dir as a call's working directory, closed with the test.
-func pinned(t testing.TB, dir string) *workdir.Dir {
-	t.Helper()
-	d, err := workdir.Open(dir, []string{"/"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
-}
+var pinned = testcases.Pin

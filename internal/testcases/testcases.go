@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
 // Case is one corpus row; fields not needed by tests are ignored.
@@ -163,4 +165,16 @@ func RecognizerStages(argv []string) [][]string {
 		}
 	}
 	return append(out, cur)
+}
+
+// Pin opens dir as a call's working directory (allowed: anywhere), closed
+// when the test ends.
+func Pin(t testing.TB, dir string) *workdir.Dir {
+	t.Helper()
+	d, err := workdir.Open(dir, []string{"/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
 }
