@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/seed-b63acb1b/mcp-shell-server/audit"
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
@@ -23,6 +22,7 @@ const killGrace = 150 * time.Millisecond
 
 // call is one tool call in the terms both tools share.
 type call struct {
+	tool    string   // the tool's name
 	argv    []string // as the client sent it
 	dir     *string  // nil = first allowed directory
 	timeout *time.Duration
@@ -38,40 +38,30 @@ type call struct {
 	progress *reporter
 }
 
-// launchError is a run that could not start (or whose redirection could
-// not be opened); it wraps the runner's error.
-type launchError struct{ err error }
-
-func (e *launchError) Error() string { return e.err.Error() }
-func (e *launchError) Unwrap() error { return e.err }
-
-// execute runs c through policy and runner, filling rec as it goes. It
-// returns a refusal (*refusal.Rejection), a *launchError,
-// or the run's result.
-func (s *Server) execute(ctx context.Context, c call, rec *audit.Record) (runner.Result, *runner.Spec, error) {
-	rec.Argv, rec.Env = c.argv, c.envs
+// execute runs c through the request checks, the policy and the runner,
+// and says what happened. It writes nothing: the middleware turns the
+// outcome into the audit record.
+func (s *Server) execute(ctx context.Context, c call) outcome {
 	spec, plan, err := s.prepare(c)
 	defer spec.Dir.Close()
-	rec.Timeout, rec.OutputLim = spec.Timeout, spec.OutputLimit
+	o := outcome{spec: spec, sandbox: s.sandbox()}
 	if spec.Dir != nil {
-		rec.Directory = spec.Dir.Real()
-	}
-	rec.Sandbox, rec.SandboxABI = s.opts.Config.SandboxMode, 0
-	if s.opts.Launcher != nil {
-		rec.SandboxABI = s.opts.Launcher.ABI()
+		o.dir = spec.Dir.Real()
 	}
 	if err != nil {
-		s.refused(rec, err)
-		return runner.Result{}, spec, err
+		o.kind, o.err = refused, err
+		return o
 	}
-	rec.Stages, rec.Rule = len(plan.Stages), strings.Join(plan.Rules, ",")
-	rec.Stdin, rec.Stdout, rec.Append = plan.StdinFile != "", plan.StdoutFile != "", plan.StdoutAppend
+	o.plan = plan
+	return s.run(ctx, c.progress, o)
+}
+
+// run starts o's approved spec once a slot is free and waits for it.
+func (s *Server) run(ctx context.Context, progress *reporter, o outcome) outcome {
 	// After Shutdown has begun, refuse at once rather than queue behind it.
-	if !s.calls.TryRLock() {
-		rec.ResultType, rec.Reason = string(runner.Cancelled), "the server is shutting down"
-		return runner.Result{Outcome: runner.Cancelled}, spec, nil
+	if s.gate.closing() {
+		return o.withNotStarted("the server is shutting down")
 	}
-	defer s.calls.RUnlock()
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	defer context.AfterFunc(s.base, stop)()
@@ -79,22 +69,26 @@ func (s *Server) execute(ctx context.Context, c call, rec *audit.Record) (runner
 	case s.sem <- struct{}{}:
 		defer func() { <-s.sem }()
 	case <-ctx.Done():
-		rec.ResultType, rec.Reason = string(runner.Cancelled), "cancelled while waiting for a free slot"
-		return runner.Result{Outcome: runner.Cancelled}, spec, nil
+		return o.withNotStarted("cancelled while waiting for a free slot")
 	}
-	spec.Progress = &runner.Progress{}
-	stopProgress := c.progress.start(ctx, spec.Progress, spec.Timeout)
-	res, runErr := runner.Run(ctx, *spec)
+	o.spec.Progress = &runner.Progress{}
+	stopProgress := progress.start(ctx, o.spec.Progress, o.spec.Timeout)
+	o.run, o.err = runner.Run(ctx, *o.spec)
 	stopProgress()
-	rec.Duration = res.Duration
-	rec.StdoutN, rec.StderrN = res.StdoutBytes, res.StderrBytes
-	rec.ReturnCode, rec.Signal = res.ExitCode, res.Signal
-	rec.ResultType = string(res.Outcome)
-	if runErr != nil {
-		rec.ResultType, rec.Reason, rec.ErrorType = string(runner.ProcessError), runErr.Error(), fmt.Sprintf("%T", runErr)
-		return res, spec, &launchError{runErr}
+	o.kind = ran
+	if o.err != nil {
+		o.kind = launchFailed
 	}
-	return res, spec, nil
+	return o
+}
+
+// sandbox is how this server confines children, for the audit record.
+func (s *Server) sandbox() sandboxInfo {
+	info := sandboxInfo{mode: s.opts.Config.SandboxMode}
+	if s.opts.Launcher != nil {
+		info.abi = s.opts.Launcher.ABI()
+	}
+	return info
 }
 
 // prepare validates the call and builds the runner spec. The spec is
@@ -105,6 +99,9 @@ func (s *Server) prepare(c call) (*runner.Spec, *policy.Plan, error) {
 	spec := &runner.Spec{OutputLimit: cfg.OutputLimit, Timeout: cfg.DefaultTimeout, DrainPastLimit: c.drain, KillGrace: killGrace, Sandbox: s.opts.Launcher}
 	if c.timeout != nil {
 		spec.Timeout = min(*c.timeout, cfg.MaxTimeout)
+	}
+	if c.exact && strings.TrimSpace(c.argv[0]) == "" {
+		return spec, nil, refusal.New(CodeProgram, 0, c.argv[0], "program is empty")
 	}
 	if err := checkNUL(c); err != nil {
 		return spec, nil, err
@@ -155,14 +152,6 @@ func checkNUL(c call) error {
 		}
 	}
 	return nil
-}
-
-// refused records a refusal in the audit record.
-func (s *Server) refused(rec *audit.Record, err error) {
-	rec.ResultType, rec.Reason = "rejected", err.Error()
-	if rj := refusal.As(err); rj != nil {
-		rec.Rule, rec.ReasonArg = string(rj.Code), rj.Arg
-	}
 }
 
 // overlay returns env with extra's entries added, an extra entry replacing

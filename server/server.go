@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -43,14 +42,11 @@ type Server struct {
 	sem  chan struct{}
 	mcp  *mcp.Server
 	// base is cancelled by Shutdown: every running call's process group is
-	// then terminated. Each running call holds calls for reading, so
-	// Shutdown's write lock waits for them.
+	// then terminated.
 	base     context.Context
 	shutdown context.CancelFunc
-	calls    sync.RWMutex
-	// drained is closed once every call has ended after Shutdown.
-	drainOnce sync.Once
-	drained   chan struct{}
+	// gate admits calls until Shutdown, which then waits for them.
+	gate gate
 }
 
 // New builds the server and registers its tools. It returns an error if a
@@ -87,14 +83,14 @@ func New(o Options) (s *Server, err error) {
 		if err != nil {
 			return nil, fmt.Errorf("server: output schema: %w", err)
 		}
-		err = addTool(s.mcp, &mcp.Tool{
+		err = addTool(s, &mcp.Tool{
 			Name:         "execute_command",
 			Title:        "Run one program",
 			Description:  s.description("Execute one program with an explicit argv (program + args), without a shell; every argument is data (\"|\", \">\" and \";\" included). A non-zero exit or a timeout is a normal result."),
 			InputSchema:  execInputSchema(),
 			OutputSchema: eout,
 			Annotations:  annotations("Run one program"),
-		}, s.executeCommand)
+		}, execTool)
 		if err != nil {
 			return nil, err
 		}
@@ -114,14 +110,14 @@ func annotations(title string) *mcp.ToolAnnotations {
 }
 
 func (s *Server) addShellExecute(out *jsonschema.Schema) error {
-	return addTool(s.mcp, &mcp.Tool{
+	return addTool(s, &mcp.Tool{
 		Name:         "shell_execute",
 		Title:        "Run a command",
 		Description:  s.description("Execute a command given as an argv array (no shell: quotes, globs, $VARS and ; mean nothing). Pipelines: [\"ls\",\"|\",\"wc\",\"-l\"]. Redirection inside the working directory: [\"sort\",\"in.txt\",\">\",\"out.txt\"]."),
 		InputSchema:  shellInputSchema(),
 		OutputSchema: out,
 		Annotations:  annotations("Run a command"),
-	}, s.shellExecute)
+	}, shellTool)
 }
 
 // MCP returns the go-sdk server, for transports.
@@ -131,13 +127,12 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 // SIGKILL), then waits until those calls have been reaped and audited, or
 // ctx is done. Calls that start afterwards are cancelled at once.
 func (s *Server) Shutdown(ctx context.Context) error {
+	s.gate.close()
 	s.shutdown()
-	s.drainOnce.Do(func() {
-		s.drained = make(chan struct{})
-		go func() { s.calls.Lock(); close(s.drained) }()
-	})
+	drained := make(chan struct{})
+	go func() { s.gate.wait(); close(drained) }()
 	select {
-	case <-s.drained:
+	case <-drained:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
@@ -162,15 +157,24 @@ func (s *Server) description(lead string) string {
 	return b.String()
 }
 
-// callState carries one call's audit record from the handler to the
-// middleware, which writes it: exactly one record per tools/call.
+// callState carries one call from the middleware to the handler and back:
+// the handler reports the call and its outcome, the middleware writes the
+// record. Exactly one record per tools/call.
 type callState struct {
-	rec     audit.Record
-	written bool
+	start time.Time
+	call  call
+	// reported is set once a handler has reported an outcome; a call
+	// without one never reached a handler.
+	reported bool
+	outcome  outcome
 }
+
+func (st *callState) report(o outcome) { st.outcome, st.reported = o, true }
 
 type callKey struct{}
 
+// stateFrom returns the call's state, or a throwaway one when the handler
+// runs without the middleware (tests).
 func stateFrom(ctx context.Context) *callState {
 	st, _ := ctx.Value(callKey{}).(*callState)
 	if st == nil {
@@ -179,50 +183,56 @@ func stateFrom(ctx context.Context) *callState {
 	return st
 }
 
-// auditMiddleware wraps tools/call: it recovers handler panics into tool
-// errors and writes the call's audit record, also for calls the handler
-// never saw (schema failures).
+// auditMiddleware wraps tools/call: it admits the call through the
+// shutdown gate, recovers handler panics into tool errors and writes the
+// call's audit record, also for calls no handler saw (protocol errors).
+// It never rewrites a handler's result.
 func (s *Server) auditMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
 		if method != "tools/call" {
 			return next(ctx, method, req)
 		}
-		st := &callState{}
-		st.rec.Time = time.Now()
-		if ctr, ok := req.(*mcp.CallToolRequest); ok && ctr.Params != nil {
-			st.rec.Tool = ctr.Params.Name
+		st := &callState{start: time.Now(), call: call{tool: toolName(req)}}
+		if s.gate.enter() {
+			defer s.gate.leave() // after the record below is written
 		}
 		ctx = context.WithValue(ctx, callKey{}, st)
 		defer func() {
 			if r := recover(); r != nil {
-				s.opts.Log.Error("panic in tool handler", "panic", r, "stack", string(debug.Stack()))
-				st.rec.ResultType, st.rec.ErrorType = "server_error", "panic"
-				st.rec.Reason = fmt.Sprint("internal error: ", r)
-				res, err = errorResult("Error executing command: internal server error; the call was not completed"), nil
+				res, err = s.recovered(st, r), nil
 			}
-			s.finishAudit(ctx, st, res, err)
+			s.writeAudit(ctx, st, err)
 		}()
 		return next(ctx, method, req)
 	}
 }
 
-func (s *Server) finishAudit(ctx context.Context, st *callState, res mcp.Result, err error) {
-	if st.rec.ResultType == "" {
-		st.rec.ResultType = "invalid_request"
-		switch {
-		case err != nil:
-			st.rec.Reason, st.rec.ErrorType = err.Error(), "protocol_error"
-		default:
-			if ctr, ok := res.(*mcp.CallToolResult); ok && ctr.IsError {
-				st.rec.Reason, st.rec.ErrorType = resultText(ctr), "invalid_arguments"
-				explainInvalid(ctr)
-			}
-		}
+func toolName(req mcp.Request) string {
+	if ctr, ok := req.(*mcp.CallToolRequest); ok && ctr.Params != nil {
+		return ctr.Params.Name
 	}
-	if st.rec.Duration == 0 {
-		st.rec.Duration = time.Since(st.rec.Time)
+	return ""
+}
+
+// recovered turns a handler panic into the outcome and the client's
+// result; the panic value goes to the diagnostic log, not to the client.
+func (s *Server) recovered(st *callState, r any) *mcp.CallToolResult {
+	s.opts.Log.Error("panic in tool handler", "panic", r, "stack", string(debug.Stack()))
+	// Keep what the handler resolved before it panicked.
+	st.outcome.kind, st.outcome.err = panicked, fmt.Errorf("internal error: %v", r)
+	st.reported = true
+	return errorResult("Error executing command: internal server error; the call was not completed")
+}
+
+// writeAudit writes st's record. A call no handler reported on was
+// answered by the SDK itself: err is its protocol error.
+func (s *Server) writeAudit(ctx context.Context, st *callState, err error) {
+	o := st.outcome
+	if !st.reported {
+		o = outcome{kind: protocolErr, err: err}
 	}
-	s.opts.Audit.Log(ctx, st.rec)
+	o.start, o.elapsed = st.start, time.Since(st.start)
+	s.opts.Audit.Log(ctx, auditRecord(st.call, o))
 }
 
 func errorResult(text string) *mcp.CallToolResult {
@@ -237,13 +247,4 @@ func resultText(r *mcp.CallToolResult) string {
 		}
 	}
 	return strings.Join(parts, "\n")
-}
-
-// explainInvalid rewrites the SDK's argument-validation text for the model:
-// the reference's "Input validation error:" prefix, the SDK's detail kept,
-// and a reminder of the expected shape.
-func explainInvalid(r *mcp.CallToolResult) {
-	detail := strings.TrimPrefix(resultText(r), `validating "arguments": `)
-	r.Content = []mcp.Content{&mcp.TextContent{Text: "Input validation error: " + detail +
-		` (expected {"command": ["program", "arg", ...]} with optional "stdin", "directory", "timeout" (integer seconds >= 1), "envs"; execute_command takes "program", "args", "cwd", "timeout_ms" (1..600000), "stdin")`}}
 }

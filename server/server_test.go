@@ -39,12 +39,17 @@ func newTestServer(t testing.TB, env map[string]string) (*Server, *bytes.Buffer)
 
 func connect(t testing.TB, s *Server) *mcp.ClientSession {
 	t.Helper()
+	return connectWith(t, s, nil)
+}
+
+func connectWith(t testing.TB, s *Server, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
 	st, ct := mcp.NewInMemoryTransports()
 	ctx := context.Background()
 	if _, err := s.MCP().Connect(ctx, st, nil); err != nil {
 		t.Fatal(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(ctx, ct, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, opts).Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,31 +77,60 @@ func TestOneAuditRecordPerCall(t *testing.T) {
 	s, buf := newTestServer(t, map[string]string{"ALLOW_COMMANDS": "echo"})
 	cs := connect(t, s)
 	calls := []struct {
+		tool string
 		args map[string]any
-		want string
+		want audit.Result
+		kind audit.ErrorKind
 	}{
-		{map[string]any{"command": []string{"echo", "hi"}}, "success"},
-		{map[string]any{"command": []string{"rm", "x"}}, "rejected"},
-		{map[string]any{"command": "echo"}, "invalid_request"},
-		{map[string]any{"command": []string{"echo"}, "bogus": true}, "invalid_request"},
-		{map[string]any{"command": []string{"echo"}, "directory": "/"}, "rejected"},
+		{"shell_execute", map[string]any{"command": []string{"echo", "hi"}}, audit.Success, ""},
+		{"shell_execute", map[string]any{"command": []string{"rm", "x"}}, audit.Rejected, ""},
+		{"shell_execute", map[string]any{"command": "echo"}, audit.InvalidRequest, audit.KindInvalidArguments},
+		{"shell_execute", map[string]any{"command": []string{"echo"}, "bogus": true}, audit.InvalidRequest, audit.KindInvalidArguments},
+		{"shell_execute", map[string]any{"command": []string{"echo"}, "directory": "/"}, audit.Rejected, ""},
+		{"no_such_tool", map[string]any{}, audit.InvalidRequest, audit.KindProtocol},
 	}
 	for _, c := range calls {
-		if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "shell_execute", Arguments: c.args}); err != nil {
-			t.Fatal(err)
-		}
+		cs.CallTool(context.Background(), &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
 	}
 	recs := records(t, buf)
 	if len(recs) != len(calls) {
 		t.Fatalf("%d audit records for %d calls", len(recs), len(calls))
 	}
 	for i, c := range calls {
-		if recs[i]["result_type"] != c.want {
-			t.Errorf("call %d %v: result_type %v, want %s", i, c.args, recs[i]["result_type"], c.want)
+		if recs[i]["result_type"] != string(c.want) || recs[i]["error_type"] != nonEmpty(string(c.kind)) {
+			t.Errorf("call %d %v: result_type %v error_type %v, want %s %q", i, c.args, recs[i]["result_type"], recs[i]["error_type"], c.want, c.kind)
 		}
 	}
 	if recs[1]["rule"] != string(policy.CodeNotAllowed) || !strings.Contains(recs[1]["rejection_reason"].(string), "rm") {
 		t.Errorf("rejection record %v", recs[1])
+	}
+}
+
+// nonEmpty is s, or nil for "": how an absent JSON field decodes.
+func nonEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// TestSchemaErrorText pins the client's text for arguments that fail the
+// schema: the reference's prefix, the validator's detail, the reminder.
+func TestSchemaErrorText(t *testing.T) {
+	s, _ := newTestServer(t, map[string]string{"ALLOW_COMMANDS": "echo"})
+	cs := connect(t, s)
+	const shape = ` (expected {"command": ["program", "arg", ...]} with optional "stdin", "directory", "timeout" (integer seconds >= 1), "envs"; execute_command takes "program", "args", "cwd", "timeout_ms" (1..600000), "stdin")`
+	for _, tt := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"command": "echo"}, `Input validation error: validating root: validating /properties/command: type: echo has type "string", want "array"` + shape},
+		{map[string]any{"command": []string{"echo"}, "bogus": true}, `Input validation error: validating root: unexpected additional properties ["bogus"]` + shape},
+	} {
+		r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "shell_execute", Arguments: tt.args})
+		if err != nil || !r.IsError || resultText(r) != tt.want {
+			t.Errorf("%v: err %v, text\n%s\nwant\n%s", tt.args, err, resultText(r), tt.want)
+		}
 	}
 }
 
@@ -112,29 +146,60 @@ func TestPanicBecomesToolError(t *testing.T) {
 		t.Fatalf("result %+v: want a tool error that hides the panic value", res)
 	}
 	recs := records(t, buf)
-	if len(recs) != 1 || recs[0]["result_type"] != "server_error" {
+	if len(recs) != 1 || recs[0]["result_type"] != string(audit.ServerError) || recs[0]["error_type"] != string(audit.KindPanic) {
 		t.Fatalf("audit %v", recs)
 	}
 }
 
-func TestShutdownCancelsRunningCalls(t *testing.T) {
-	s, _ := newTestServer(t, map[string]string{"ALLOW_COMMANDS": "sleep"})
-	cs := connect(t, s)
+// TestShutdownTerminatesRunningCalls: Shutdown kills a running call's
+// process group and returns only once the call has been audited.
+func TestShutdownTerminatesRunningCalls(t *testing.T) {
+	s, buf := newTestServer(t, map[string]string{"ALLOW_COMMANDS": "sleep"})
+	running := make(chan struct{}, 1)
+	cs := connectWith(t, s, &mcp.ClientOptions{ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) {
+		select {
+		case running <- struct{}{}:
+		default:
+		}
+	}})
 	done := make(chan *mcp.CallToolResult, 1)
 	go func() {
-		r, _ := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "shell_execute", Arguments: map[string]any{"command": []string{"sleep", "30"}}})
+		params := &mcp.CallToolParams{Name: "shell_execute", Arguments: map[string]any{"command": []string{"sleep", "30"}}}
+		params.SetProgressToken("p")
+		r, _ := cs.CallTool(context.Background(), params)
 		done <- r
 	}()
-	// Shutdown must wait for a call that is already running; one that
-	// starts after it is cancelled at once. Either way the call ends.
+	<-running // the first progress notification: the child has started
 	if err := s.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
+	}
+	recs := records(t, buf) // written before Shutdown returned
+	if len(recs) != 1 || recs[0]["result_type"] != string(audit.Cancelled) {
+		t.Fatalf("audit at Shutdown's return: %v", recs)
+	}
+	if r := <-done; r == nil || !r.IsError || !strings.Contains(resultText(r), "cancelled") {
+		t.Fatalf("running call after Shutdown: %+v", r)
 	}
 	if err := s.Shutdown(context.Background()); err != nil {
 		t.Fatalf("second Shutdown: %v", err)
 	}
-	if r := <-done; r == nil || !r.IsError {
-		t.Fatalf("call after shutdown: %+v", r)
+}
+
+// TestCallsAfterShutdownAreCancelledAtOnce: nothing starts once Shutdown
+// has begun, and the refusal is still audited.
+func TestCallsAfterShutdownAreCancelledAtOnce(t *testing.T) {
+	s, buf := newTestServer(t, map[string]string{"ALLOW_COMMANDS": "sleep"})
+	cs := connect(t, s)
+	if err := s.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "shell_execute", Arguments: map[string]any{"command": []string{"sleep", "30"}}})
+	if err != nil || !r.IsError || !strings.Contains(resultText(r), "cancelled") {
+		t.Fatalf("call after Shutdown: %v %+v", err, r)
+	}
+	recs := records(t, buf)
+	if len(recs) != 1 || recs[0]["result_type"] != string(audit.Cancelled) || recs[0]["error"] != "the server is shutting down" || recs[0]["stdout_bytes"] != 0.0 {
+		t.Fatalf("audit %v", recs)
 	}
 }
 
