@@ -15,9 +15,11 @@ import (
 )
 
 // killGrace is the pause between SIGTERM and SIGKILL to a call's process
-// group. It is short so that a cancelled call's processes are gone within
-// about 200 ms even when they ignore SIGTERM, yet long enough for git or a
-// compiler to remove lock and temporary files.
+// group, overriding runner.DefaultKillGrace for every MCP call. It is
+// shorter so that a cancelled call's processes are gone within about
+// 200 ms even when they ignore SIGTERM (a client that cancels is waiting),
+// yet long enough for git or a compiler to remove lock and temporary
+// files.
 const killGrace = 150 * time.Millisecond
 
 // call is one tool call in the terms both tools share.
@@ -84,7 +86,7 @@ func (s *Server) run(ctx context.Context, progress *reporter, o outcome) outcome
 
 // sandbox is how this server confines children, for the audit record.
 func (s *Server) sandbox() sandboxInfo {
-	info := sandboxInfo{mode: s.opts.Config.SandboxMode}
+	info := sandboxInfo{mode: s.opts.SandboxMode}
 	if s.opts.Launcher != nil {
 		info.abi = s.opts.Launcher.ABI()
 	}
@@ -95,10 +97,10 @@ func (s *Server) sandbox() sandboxInfo {
 // returned even on error, carrying what was resolved (for the audit); its
 // pinned working directory, when not nil, must be closed after the run.
 func (s *Server) prepare(c call) (*runner.Spec, *policy.Plan, error) {
-	cfg := s.opts.Config
-	spec := &runner.Spec{OutputLimit: cfg.OutputLimit, Timeout: cfg.DefaultTimeout, DrainPastLimit: c.drain, KillGrace: killGrace, Sandbox: s.opts.Launcher}
+	l := s.opts.Limits
+	spec := &runner.Spec{OutputLimit: l.OutputLimit, Timeout: l.DefaultTimeout, DrainPastLimit: c.drain, KillGrace: killGrace, Sandbox: s.opts.Launcher}
 	if c.timeout != nil {
-		spec.Timeout = min(*c.timeout, cfg.MaxTimeout)
+		spec.Timeout = min(*c.timeout, l.MaxTimeout)
 	}
 	if c.exact && strings.TrimSpace(c.argv[0]) == "" {
 		return spec, nil, refusal.New(CodeProgram, 0, c.argv[0], "program is empty")
@@ -106,7 +108,7 @@ func (s *Server) prepare(c call) (*runner.Spec, *policy.Plan, error) {
 	if err := checkNUL(c); err != nil {
 		return spec, nil, err
 	}
-	dir, err := workdir.OpenAllowed(c.dir, cfg.AllowedDirs)
+	dir, err := workdir.OpenAllowed(c.dir, s.opts.AllowedDirs)
 	if err != nil {
 		return spec, nil, err
 	}
@@ -119,7 +121,7 @@ func (s *Server) prepare(c call) (*runner.Spec, *policy.Plan, error) {
 	if err != nil {
 		return spec, nil, err
 	}
-	env, err := childenv.Build(childenv.Config{Allowlist: cfg.ChildEnvAllowlist, SafePath: cfg.SafePath}, os.LookupEnv, c.envs)
+	env, err := childenv.Build(s.opts.ChildEnv, os.LookupEnv, c.envs)
 	if err != nil {
 		return spec, plan, refusal.New(CodeEnv, -1, "", "%s", err.Error())
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -12,7 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/audit"
-	"github.com/seed-b63acb1b/mcp-shell-server/config"
+	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
@@ -20,20 +21,53 @@ import (
 // Name is the server's MCP implementation name.
 const Name = "mcp-shell-server"
 
-// Options are what a Server is built from. Config, Policy and Audit are
+// Options are what a Server is built from: what it needs, not the whole
+// configuration (package cli maps config.Config onto it). Policy, Audit,
+// positive Limits and MaxConcurrent, and at least one of AllowedDirs are
 // required; Log may be nil (silent).
 type Options struct {
-	Config  *config.Config
-	Policy  *policy.Policy
-	Audit   *audit.Logger
-	Log     *slog.Logger
-	Version string
-	// ExtraEnv returns environment entries added to a call's child
-	// environment for the given stages (e.g. git hardening); may be nil.
-	ExtraEnv func(stages [][]string) []string
+	Limits Limits
+	// AllowedDirs are absolute, symlink-resolved directories calls may run
+	// in; the first is the default and resolves relative directories.
+	AllowedDirs []string
+	// Tools are the tools to expose: "shell_execute", "execute_command".
+	Tools []string
+	// ChildEnv is the children's environment: the names they inherit or
+	// receive per call, and their PATH (also the only PATH programs are
+	// looked up in).
+	ChildEnv childenv.Config
+	// MaxConcurrent is how many calls run at once; further calls wait.
+	MaxConcurrent int
+	// Advertised is what the tool descriptions list; the policy decides.
+	Advertised Allowlist
+	// SandboxMode is the configured confinement ("off", "limits",
+	// "landlock"), recorded in every audit record.
+	SandboxMode string
 	// Launcher, when not nil, starts every child through the sandbox
 	// launcher (rlimits, no_new_privs, Landlock).
 	Launcher *sandbox.Launcher
+	Policy   *policy.Policy
+	Audit    *audit.Logger
+	Log      *slog.Logger
+	Version  string
+	// ExtraEnv returns environment entries added to a call's child
+	// environment for the given stages (e.g. git hardening); may be nil.
+	ExtraEnv func(stages [][]string) []string
+}
+
+// Limits bound every call.
+type Limits struct {
+	// DefaultTimeout applies when a call gives none; MaxTimeout clamps
+	// what a call asks for.
+	DefaultTimeout, MaxTimeout time.Duration
+	// OutputLimit is the cap in bytes per stream (stdout, stderr).
+	OutputLimit int64
+}
+
+// Allowlist is the allowlist as the operator wrote it: program names and
+// pattern sources.
+type Allowlist struct {
+	Commands, Patterns []string
 }
 
 // Server is the MCP server with its tools registered.
@@ -55,7 +89,7 @@ func New(o Options) (s *Server, err error) {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	s = &Server{opts: o, sem: make(chan struct{}, o.Config.MaxConcurrent)}
+	s = &Server{opts: o, sem: make(chan struct{}, o.MaxConcurrent)}
 	s.base, s.shutdown = context.WithCancel(context.Background())
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Hardened shell command executor", Version: o.Version},
 		&mcp.ServerOptions{
@@ -73,12 +107,12 @@ func New(o Options) (s *Server, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("server: output schema: %w", err)
 	}
-	if o.Config.HasTool("shell_execute") {
+	if slices.Contains(o.Tools, "shell_execute") {
 		if err := s.addShellExecute(out); err != nil {
 			return nil, err
 		}
 	}
-	if o.Config.HasTool("execute_command") {
+	if slices.Contains(o.Tools, "execute_command") {
 		eout, err := jsonschema.For[ExecOutput](nil)
 		if err != nil {
 			return nil, fmt.Errorf("server: output schema: %w", err)
@@ -142,17 +176,18 @@ func (s *Server) Shutdown(ctx context.Context) error {
 func ptr[T any](v T) *T { return &v }
 
 // description is a tool's description: what it does (lead), then the
-// allowlist, patterns and limits in force, sorted so it is stable.
+// allowlist (sorted, so it is stable), the patterns in the operator's
+// order and the limits in force.
 func (s *Server) description(lead string) string {
-	c := s.opts.Config
+	a, l := s.opts.Advertised, s.opts.Limits
 	var b strings.Builder
 	b.WriteString(lead + "\n")
-	fmt.Fprintf(&b, "Allowed commands: %s\n", strings.Join(c.Commands, ", "))
-	if len(c.PatternSources) > 0 {
-		fmt.Fprintf(&b, "Allowed patterns: %s\n", strings.Join(c.PatternSources, ", "))
+	fmt.Fprintf(&b, "Allowed commands: %s\n", strings.Join(slices.Sorted(slices.Values(a.Commands)), ", "))
+	if len(a.Patterns) > 0 {
+		fmt.Fprintf(&b, "Allowed patterns: %s\n", strings.Join(a.Patterns, ", "))
 	}
 	fmt.Fprintf(&b, "Default timeout: %ds; maximum timeout: %ds; output cap: %d bytes\n",
-		int(c.DefaultTimeout.Seconds()), int(c.MaxTimeout.Seconds()), c.OutputLimit)
+		int(l.DefaultTimeout.Seconds()), int(l.MaxTimeout.Seconds()), l.OutputLimit)
 	b.WriteString("Options that run other programs or write outside the working directory are refused (e.g. find -exec, sort -o, tar --to-command, git -c).")
 	return b.String()
 }

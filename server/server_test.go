@@ -7,34 +7,49 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/audit"
-	"github.com/seed-b63acb1b/mcp-shell-server/config"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 	"github.com/seed-b63acb1b/mcp-shell-server/runner"
 )
 
-// newTestServer builds a server over cfg's environment with audit records
-// collected in the returned buffer.
-func newTestServer(t testing.TB, env map[string]string) (*Server, *bytes.Buffer) {
+// testOptions are the options the default configuration gives, allowing
+// commands, with a fresh allowed directory.
+func testOptions(t testing.TB, commands ...string) Options {
 	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := config.LoadFrom(env, []string{dir})
-	if err != nil {
-		t.Fatal(err)
+	return Options{
+		Limits:      Limits{DefaultTimeout: 30 * time.Second, MaxTimeout: 300 * time.Second, OutputLimit: 1 << 20},
+		AllowedDirs: []string{dir}, Tools: []string{"shell_execute"}, MaxConcurrent: 16, SandboxMode: "off",
+		Policy:     policy.FromSettings(policy.Settings{Commands: commands}),
+		Advertised: Allowlist{Commands: commands},
 	}
+}
+
+// newServer builds a server from o with audit records collected in the
+// returned buffer.
+func newServer(t testing.TB, o Options) (*Server, *bytes.Buffer) {
+	t.Helper()
 	var buf bytes.Buffer
-	s, err := New(Options{Config: cfg, Policy: policy.FromSettings(cfg.PolicySettings()), Audit: audit.New(&buf)})
+	o.Audit = audit.New(&buf)
+	s, err := New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s, &buf
+}
+
+// newTestServer is newServer(testOptions(commands)).
+func newTestServer(t testing.TB, commands ...string) (*Server, *bytes.Buffer) {
+	t.Helper()
+	return newServer(t, testOptions(t, commands...))
 }
 
 func connect(t testing.TB, s *Server) *mcp.ClientSession {
@@ -74,7 +89,8 @@ func records(t *testing.T, buf *bytes.Buffer) []map[string]any {
 }
 
 func TestOneAuditRecordPerCall(t *testing.T) {
-	s, buf := newTestServer(t, map[string]string{"ALLOW_COMMANDS": "echo"})
+	t.Parallel()
+	s, buf := newTestServer(t, "echo")
 	cs := connect(t, s)
 	calls := []struct {
 		tool string
@@ -117,7 +133,8 @@ func nonEmpty(s string) any {
 // TestSchemaErrorText pins the client's text for arguments that fail the
 // schema: the reference's prefix, the validator's detail, the reminder.
 func TestSchemaErrorText(t *testing.T) {
-	s, _ := newTestServer(t, map[string]string{"ALLOW_COMMANDS": "echo"})
+	t.Parallel()
+	s, _ := newTestServer(t, "echo")
 	cs := connect(t, s)
 	const shape = ` (expected {"command": ["program", "arg", ...]} with optional "stdin", "directory", "timeout" (integer seconds >= 1), "envs"; execute_command takes "program", "args", "cwd", "timeout_ms" (1..600000), "stdin")`
 	for _, tt := range []struct {
@@ -135,7 +152,8 @@ func TestSchemaErrorText(t *testing.T) {
 }
 
 func TestPanicBecomesToolError(t *testing.T) {
-	s, buf := newTestServer(t, map[string]string{"ALLOW_COMMANDS": "echo"})
+	t.Parallel()
+	s, buf := newTestServer(t, "echo")
 	h := s.auditMiddleware(func(context.Context, string, mcp.Request) (mcp.Result, error) { panic("boom") })
 	res, err := h(context.Background(), "tools/call", &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "shell_execute"}})
 	if err != nil {
@@ -154,7 +172,8 @@ func TestPanicBecomesToolError(t *testing.T) {
 // TestShutdownTerminatesRunningCalls: Shutdown kills a running call's
 // process group and returns only once the call has been audited.
 func TestShutdownTerminatesRunningCalls(t *testing.T) {
-	s, buf := newTestServer(t, map[string]string{"ALLOW_COMMANDS": "sleep"})
+	t.Parallel()
+	s, buf := newTestServer(t, "sleep")
 	running := make(chan struct{}, 1)
 	cs := connectWith(t, s, &mcp.ClientOptions{ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) {
 		select {
@@ -188,7 +207,8 @@ func TestShutdownTerminatesRunningCalls(t *testing.T) {
 // TestCallsAfterShutdownAreCancelledAtOnce: nothing starts once Shutdown
 // has begun, and the refusal is still audited.
 func TestCallsAfterShutdownAreCancelledAtOnce(t *testing.T) {
-	s, buf := newTestServer(t, map[string]string{"ALLOW_COMMANDS": "sleep"})
+	t.Parallel()
+	s, buf := newTestServer(t, "sleep")
 	cs := connect(t, s)
 	if err := s.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
@@ -204,7 +224,10 @@ func TestCallsAfterShutdownAreCancelledAtOnce(t *testing.T) {
 }
 
 func TestDescriptionIsSortedAndStable(t *testing.T) {
-	s, _ := newTestServer(t, map[string]string{"ALLOW_COMMANDS": "zz,aa,mm", "ALLOW_PATTERNS": "x[0-9]"})
+	t.Parallel()
+	o := testOptions(t)
+	o.Advertised = Allowlist{Commands: []string{"zz", "aa", "mm"}, Patterns: []string{"x[0-9]"}}
+	s, _ := newServer(t, o)
 	d := s.description("lead")
 	if !strings.Contains(d, "Allowed commands: aa, mm, zz") || !strings.Contains(d, "Allowed patterns: x[0-9]") || !strings.Contains(d, "output cap: 1048576 bytes") {
 		t.Errorf("description %q", d)
@@ -212,6 +235,7 @@ func TestDescriptionIsSortedAndStable(t *testing.T) {
 }
 
 func TestOverlayHardeningWins(t *testing.T) {
+	t.Parallel()
 	got := overlay([]string{"GIT_PAGER=less", "LANG=C", "PATH=/bin"}, []string{"GIT_PAGER=cat", "GIT_PROXY_COMMAND="})
 	want := []string{"LANG=C", "PATH=/bin", "GIT_PAGER=cat", "GIT_PROXY_COMMAND="}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
@@ -220,6 +244,7 @@ func TestOverlayHardeningWins(t *testing.T) {
 }
 
 func TestPrefixChars(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		text string
 		n    int
@@ -234,7 +259,8 @@ func TestPrefixChars(t *testing.T) {
 // TestAuditRedactsCredentials follows bugreport br-30: the child gets the
 // argv unchanged, the audit record masks credentials.
 func TestAuditRedactsCredentials(t *testing.T) {
-	s, buf := newTestServer(t, map[string]string{"ALLOW_COMMANDS": "echo"})
+	t.Parallel()
+	s, buf := newTestServer(t, "echo")
 	cs := connect(t, s)
 	args := []string{"echo", "https://user:s3cr3t-value@git.example.invalid/org/repo.git", "telegram.token=abc123", "Bearer eyJhbGciOi"}
 	r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "shell_execute", Arguments: map[string]any{"command": args}})
@@ -258,6 +284,7 @@ func TestAuditRedactsCredentials(t *testing.T) {
 // TestOutputsMatchTheirSchemas stands in for the validation pass the typed
 // SDK registration would run on every call (addTool skips it).
 func TestOutputsMatchTheirSchemas(t *testing.T) {
+	t.Parallel()
 	code, sig := 0, "SIGKILL"
 	shell, err := shellOutputSchema()
 	if err != nil {
