@@ -12,9 +12,8 @@ import (
 type Record struct {
 	Time     time.Time
 	Duration time.Duration
-	// ResultType: success, rejected, timeout, output_cap, cancelled,
-	// process_error, invalid_request, server_error or unauthorized.
-	ResultType string
+	// ResultType is how the call ended (see Result).
+	ResultType Result
 	Tool       string
 	// Argv is the request argv, unredacted; Log redacts it.
 	Argv       []string
@@ -37,7 +36,8 @@ type Record struct {
 	// the occurrences of ReasonArg in it.
 	Reason    string
 	ReasonArg string
-	ErrorType string
+	// ErrorKind names what failed (logged as error_type), or "".
+	ErrorKind ErrorKind
 	// Remote is the client's network address (HTTP transport), or "".
 	Remote string
 	// Sandbox is the sandbox mode (off, limits, landlock) and SandboxABI
@@ -66,7 +66,7 @@ func (l *Logger) Log(ctx context.Context, r Record) {
 	attrs := []slog.Attr{
 		slog.Float64("timestamp", float64(r.Time.UnixNano())/1e9),
 		slog.Float64("duration", r.Duration.Seconds()),
-		slog.String("result_type", r.ResultType),
+		slog.String("result_type", string(r.ResultType)),
 		slog.String("tool", r.Tool),
 		slog.Any("command", commandName(r.Argv)),
 		slog.Any("argv", Argv(r.Argv)),
@@ -88,7 +88,7 @@ func (l *Logger) Log(ctx context.Context, r Record) {
 	}
 	if r.Reason != "" {
 		key := "error"
-		if r.ResultType == "rejected" {
+		if r.ResultType == Rejected {
 			key = "rejection_reason"
 		}
 		attrs = append(attrs, slog.String(key, Reason(r.Reason, r.ReasonArg)))
@@ -96,8 +96,8 @@ func (l *Logger) Log(ctx context.Context, r Record) {
 	if r.Remote != "" {
 		attrs = append(attrs, slog.String("remote", r.Remote))
 	}
-	if r.ErrorType != "" {
-		attrs = append(attrs, slog.String("error_type", r.ErrorType))
+	if r.ErrorKind != "" {
+		attrs = append(attrs, slog.String("error_type", string(r.ErrorKind)))
 	}
 	l.log.LogAttrs(ctx, slog.LevelInfo, "shell_execution_audit", attrs...)
 }

@@ -59,7 +59,7 @@ func TestLogWritesOneRedactedJSONLine(t *testing.T) {
 	var buf bytes.Buffer
 	code := 0
 	New(&buf).Log(context.Background(), Record{
-		Time: time.Unix(1700000000, 0), Duration: 1500 * time.Millisecond, ResultType: "success", Tool: "shell_execute",
+		Time: time.Unix(1700000000, 0), Duration: 1500 * time.Millisecond, ResultType: Success, Tool: "shell_execute",
 		Argv: []string{"curl", "-H", "Authorization: Bearer abc"}, Directory: "/w", ReturnCode: &code,
 		Env: map[string]string{"MY_PASSWORD": "p"}, Rule: "allowlist.exact:curl",
 	})

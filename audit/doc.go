@@ -4,6 +4,10 @@
 // any process starts, timeout, output cap, cancellation, launch failure and
 // server-layer errors (bad arguments, panics).
 //
+// The record's result_type is one of the Result constants and its
+// error_type, when present, one of the ErrorKind constants (result.go):
+// both lists are closed, so a log consumer can switch on them.
+//
 // Redaction follows the reference server's rules: an argv element or
 // environment name/value containing a secret marker (SECRET, TOKEN,
 // PASSWORD, PASS, PASSWD, API_KEY, ACCESS_KEY, PRIVATE_KEY, KEY,

@@ -165,8 +165,6 @@ func (b *bench) runAll(ctx context.Context) error {
 			p.printf("```\n%v\n```\n", err)
 		}
 	}
-	// Policy first: config.LoadFrom swaps the process environment while it
-	// runs, so nothing else may run concurrently.
 	step("policy cost", b.policyCost)
 	if b.o.peer && (b.selected("per-call latency") || b.selected("start-up")) {
 		defer b.cleanPeerStore(peerFiles())

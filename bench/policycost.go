@@ -25,9 +25,7 @@ type policyCase struct {
 }
 
 // loadPolicyCases reads path (JSON Lines with id and argv) and builds one
-// policy per row, with dir as the allowed and working directory. It swaps
-// the process environment (config.LoadFrom), so nothing may run
-// concurrently.
+// policy per row, with dir as the allowed and working directory.
 func loadPolicyCases(path, dir string) ([]policyCase, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -53,7 +51,7 @@ func loadPolicyCases(path, dir string) ([]policyCase, error) {
 		if env == nil {
 			env = map[string]string{"ALLOW_COMMANDS": strings.Join(stageNames(row.Argv), ",")}
 		}
-		cfg, err := config.LoadFrom(env, []string{dir})
+		cfg, err := config.Parse(config.LookupMap(env), []string{dir})
 		if err != nil {
 			return nil, fmt.Errorf("%s: config: %w", row.ID, err)
 		}

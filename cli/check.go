@@ -148,7 +148,7 @@ func lineConfig(ln checkLine) (*config.Config, error) {
 	if _, ok := (*ln.Env)["MCP_SHELL_ALLOWED_DIRECTORIES"]; !ok {
 		dirs = dirsFor(ln.Directory)
 	}
-	return config.LoadFrom(*ln.Env, dirs)
+	return config.Parse(config.LookupMap(*ln.Env), dirs)
 }
 
 func dirsFor(d string) []string {

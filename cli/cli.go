@@ -19,6 +19,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/audit"
+	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/config"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
@@ -133,10 +134,9 @@ func serve(dirs []string, s Streams) int {
 		}
 		log.Info("children start through the launcher", "sandbox", cfg.SandboxMode, "landlock_abi", launcher.ABI())
 	}
-	srv, err := server.New(server.Options{
-		Config: cfg, Policy: policy.FromSettings(cfg.PolicySettings()), Audit: audit.New(auditW),
-		Log: log, Version: Version(), ExtraEnv: policy.ExtraEnv, Launcher: launcher,
-	})
+	o := serverOptions(cfg)
+	o.Audit, o.Log, o.Launcher = audit.New(auditW), log, launcher
+	srv, err := server.New(o)
 	if err != nil {
 		log.Error("cannot build the server", "err", err)
 		return ExitUsage
@@ -160,6 +160,23 @@ func serve(dirs []string, s Streams) int {
 		return 1
 	}
 	return ExitOK
+}
+
+// serverOptions maps the configuration onto what the server needs; the
+// caller adds the audit sink, the logger and the launcher it opened.
+func serverOptions(cfg *config.Config) server.Options {
+	return server.Options{
+		Limits:        server.Limits{DefaultTimeout: cfg.DefaultTimeout, MaxTimeout: cfg.MaxTimeout, OutputLimit: cfg.OutputLimit},
+		AllowedDirs:   cfg.AllowedDirs,
+		Tools:         cfg.Tools,
+		ChildEnv:      childenv.Config{Allowlist: cfg.ChildEnvAllowlist, SafePath: cfg.SafePath},
+		MaxConcurrent: cfg.MaxConcurrent,
+		Advertised:    server.Allowlist{Commands: cfg.Commands, Patterns: cfg.PatternSources},
+		SandboxMode:   cfg.SandboxMode,
+		Policy:        policy.FromSettings(cfg.PolicySettings()),
+		Version:       Version(),
+		ExtraEnv:      policy.ExtraEnv,
+	}
 }
 
 // serveHTTP serves Streamable HTTP until ctx is done, then stops accepting

@@ -58,7 +58,7 @@ func warnAtStart(log *slog.Logger, cfg *config.Config) {
 				log.Warn("the HTTP transport listens beyond loopback: anyone who can reach it and holds the token runs commands", "addr", cfg.HTTPAddr)
 			}
 		}
-		if f := os.Getenv("MCP_SHELL_HTTP_TOKEN_FILE"); f != "" {
+		if f := cfg.HTTPTokenFile; f != "" {
 			if fi, err := os.Stat(f); err == nil && fi.Mode().Perm()&0o044 != 0 {
 				log.Warn("the HTTP token file is readable by other users", "file", f, "mode", fi.Mode().Perm().String())
 			}

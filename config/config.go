@@ -1,19 +1,21 @@
 package config
 
 import (
-	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"text/tabwriter"
 	"time"
 
-	"github.com/kelseyhightower/envconfig"
-
+	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
@@ -27,9 +29,6 @@ var BuiltinProfile = []string{
 	"file", "grep", "head", "ls", "pwd", "realpath", "sort", "stat", "tail",
 	"tr", "true", "uniq", "wc",
 }
-
-// DefaultSafePath is the child PATH when MCP_SHELL_SAFE_PATH is blank.
-const DefaultSafePath = "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
 
 // Config is the validated configuration.
 type Config struct {
@@ -49,8 +48,8 @@ type Config struct {
 	OutputLimit int64
 
 	ChildEnvAllowlist []string
-	// SafePath is the child PATH (never blank: DefaultSafePath replaces a
-	// blank value).
+	// SafePath is the child PATH (never blank: childenv.DefaultPath
+	// replaces a blank value).
 	SafePath string
 	// AllowedDirs are absolute, symlink-resolved directories; calls run
 	// only inside them. AllowedDirs[0] resolves relative directories.
@@ -64,10 +63,12 @@ type Config struct {
 	// Tools are the tool names to expose.
 	Tools []string
 	// Transport is "stdio" or "http"; the HTTP fields apply to "http".
-	Transport   string
-	HTTPAddr    string
-	HTTPToken   string
-	HTTPMaxBody int64
+	Transport string
+	HTTPAddr  string
+	HTTPToken string
+	// HTTPTokenFile is where HTTPToken was read from, or "".
+	HTTPTokenFile string
+	HTTPMaxBody   int64
 
 	// SandboxMode is "off", "limits" or "landlock". Launch is true when
 	// children start through the launcher (mode limits or landlock, or any
@@ -82,65 +83,41 @@ func (c *Config) PolicySettings() policy.Settings {
 	return policy.Settings{Commands: c.Commands, Patterns: c.Patterns, PatternSources: c.PatternSources, GitSubcommands: c.GitSubcommands}
 }
 
-// HasTool reports whether the named tool is exposed.
-func (c *Config) HasTool(name string) bool { return slices.Contains(c.Tools, name) }
-
-// Load reads the process environment and validates it. dirs are the
-// positional directory arguments (they are added to
-// MCP_SHELL_ALLOWED_DIRECTORIES). The error is a *Error naming the variable.
+// Load reads the process environment and validates it, with the built-in
+// profile when none of ALLOW_COMMANDS, ALLOWED_COMMANDS and ALLOW_PATTERNS
+// is set: the profile is a convenience for a server started with no
+// configuration at all. dirs are the positional directory arguments (they
+// come before MCP_SHELL_ALLOWED_DIRECTORIES). The error is a *Error naming
+// the variable.
 func Load(dirs []string) (*Config, error) {
-	var env Env
-	if err := envconfig.Process("", &env); err != nil {
-		return nil, fromEnvconfig(err)
-	}
-	_, a := os.LookupEnv("ALLOW_COMMANDS")
-	_, b := os.LookupEnv("ALLOWED_COMMANDS")
-	_, c := os.LookupEnv("ALLOW_PATTERNS")
-	return validate(env, dirs, !a && !b && !c)
+	return parse(os.LookupEnv, dirs, true)
 }
 
-// LoadFrom is Load under a given, complete environment instead of the
-// process's. It serves `check --jsonl`, which judges each line under its own
-// environment. Unlike Load it never applies the built-in profile: an
-// explicit environment without an allowlist allows nothing, as in the
-// reference server (the profile is a convenience for a server started with
-// no configuration at all).
-//
-// It replaces the process environment for the duration of the call, so it
-// must not run concurrently with anything that reads the environment. A nil
-// dirs slice with an empty MCP_SHELL_ALLOWED_DIRECTORIES uses the current
-// working directory.
-func LoadFrom(environ map[string]string, dirs []string) (*Config, error) {
-	saved := os.Environ()
-	os.Clearenv()
-	defer restoreEnv(saved)
-	for k, v := range environ {
-		if err := os.Setenv(k, v); err != nil {
-			return nil, &Error{Var: k, Problem: err.Error()}
+// Parse is Load under the environment lookup answers for (it serves
+// `check --jsonl`, which judges each line under its own environment). It
+// never applies the built-in profile: an explicit environment without an
+// allowlist allows nothing, as in the reference server. It reads nothing
+// from the process environment and never changes it, so it may run
+// concurrently with anything. With no dirs and no
+// MCP_SHELL_ALLOWED_DIRECTORIES the current working directory is allowed.
+func Parse(lookup func(string) (string, bool), dirs []string) (*Config, error) {
+	return parse(lookup, dirs, false)
+}
+
+// parse reads and validates; builtinAllowed applies the built-in profile
+// when no allowlist variable is set.
+func parse(lookup func(string) (string, bool), dirs []string, builtinAllowed bool) (*Config, error) {
+	env, err := readEnv(lookup)
+	if err != nil {
+		return nil, err
+	}
+	builtin := builtinAllowed
+	for _, name := range []string{"ALLOW_COMMANDS", "ALLOWED_COMMANDS", "ALLOW_PATTERNS"} {
+		if _, set := lookup(name); set {
+			builtin = false
 		}
 	}
-	var env Env
-	if err := envconfig.Process("", &env); err != nil {
-		return nil, fromEnvconfig(err)
-	}
-	return validate(env, dirs, false)
-}
-
-func restoreEnv(saved []string) {
-	os.Clearenv()
-	for _, kv := range saved {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			os.Setenv(k, v)
-		}
-	}
-}
-
-func fromEnvconfig(err error) error {
-	var pe *envconfig.ParseError
-	if errors.As(err, &pe) {
-		return &Error{Var: pe.KeyName, Problem: fmt.Sprintf("%q is not a valid %s", pe.Value, pe.TypeName)}
-	}
-	return &Error{Var: "environment", Problem: err.Error()}
+	return validate(env, dirs, builtin)
 }
 
 func validate(env Env, dirs []string, builtin bool) (*Config, error) {
@@ -153,7 +130,7 @@ func validate(env Env, dirs []string, builtin bool) (*Config, error) {
 		UsingBuiltinProfile: builtin,
 	}
 	if strings.TrimSpace(cfg.SafePath) == "" {
-		cfg.SafePath = DefaultSafePath
+		cfg.SafePath = childenv.DefaultPath
 	}
 	for _, entry := range strings.Split(cfg.SafePath, ":") {
 		if !filepath.IsAbs(entry) {
@@ -307,10 +284,35 @@ func checkNames(variable string, names []string) error {
 	return nil
 }
 
-// Usage writes the table of variables, defaults and meanings to w.
-func Usage(w interface{ Write([]byte) (int, error) }) error {
-	var env Env
-	return envconfig.Usagef("", &env, w, envconfig.DefaultTableFormat)
+// Usage writes the table of variables, defaults and meanings to w (the
+// --help text).
+func Usage(w io.Writer) error {
+	shown := defaultEnv()
+	limits := sandbox.DefaultLimits()
+	for _, r := range shown.rlimits(&limits) {
+		*r.field = r.limit
+	}
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "Environment (unset or empty means the default; the MCP_SHELL_RLIMIT_* defaults apply with the launcher):")
+	fmt.Fprintln(tw, "VARIABLE\tDEFAULT\tMEANING")
+	values := reflect.ValueOf(shown)
+	for _, v := range variables() {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", v.name, shownDefault(values.Field(v.index)), v.desc)
+	}
+	return tw.Flush()
+}
+
+func shownDefault(v reflect.Value) string {
+	switch x := v.Interface().(type) {
+	case NameList:
+		return strings.Join(x, ",")
+	case *uint64:
+		if x == nil {
+			return ""
+		}
+		return strconv.FormatUint(*x, 10)
+	}
+	return fmt.Sprint(v.Interface())
 }
 
 // knownTools are the tools the server can expose.
@@ -354,7 +356,7 @@ func (cfg *Config) setTransport(env Env) error {
 			return &Error{Var: "MCP_SHELL_HTTP_TOKEN_FILE", Problem: fmt.Sprintf("%q is inside the allowed directory %s, where an allowed program could read it", env.HTTPTokenFile, d)}
 		}
 	}
-	cfg.HTTPToken = token
+	cfg.HTTPToken, cfg.HTTPTokenFile = token, env.HTTPTokenFile
 	if token == "" && !isLoopback(host) {
 		return &Error{Var: "MCP_SHELL_HTTP_TOKEN", Problem: fmt.Sprintf("required to listen on the non-loopback address %q", cfg.HTTPAddr)}
 	}
@@ -416,12 +418,9 @@ func (cfg *Config) setSandbox(env Env) error {
 	}
 	limits := sandbox.DefaultLimits()
 	explicit := false
-	for _, l := range []struct {
-		v   *uint64
-		dst *uint64
-	}{{env.RlimitCPU, &limits.CPUSeconds}, {env.RlimitAS, &limits.ASBytes}, {env.RlimitNProc, &limits.NProc}, {env.RlimitFSize, &limits.FSizeBytes}, {env.RlimitNoFile, &limits.NoFile}} {
-		if l.v != nil {
-			*l.dst, explicit = *l.v, true
+	for _, r := range env.rlimits(&limits) {
+		if *r.field != nil {
+			*r.limit, explicit = **r.field, true
 		}
 	}
 	for _, d := range env.SandboxReadDirs {

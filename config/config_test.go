@@ -4,32 +4,33 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 )
 
-func TestLoadDefaults(t *testing.T) {
+func TestParseDefaults(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
-	for _, k := range []string{"ALLOW_COMMANDS", "ALLOWED_COMMANDS", "ALLOW_PATTERNS", "MCP_SHELL_SAFE_PATH", "MCP_SHELL_AUDIT_LOG", "MCP_SHELL_DEFAULT_TIMEOUT_SECONDS", "MCP_SHELL_MAX_TIMEOUT_SECONDS", "MCP_SHELL_OUTPUT_LIMIT_BYTES", "MCP_SHELL_ALLOWED_DIRECTORIES"} {
-		t.Setenv(k, "")
-		os.Unsetenv(k)
-	}
-	cfg, err := Load([]string{dir})
+	cfg, err := parse(LookupMap(nil), []string{dir}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !cfg.UsingBuiltinProfile || !slices.Contains(cfg.Commands, "ls") {
 		t.Errorf("builtin profile not used: %v", cfg.Commands)
 	}
-	if explicit, _ := LoadFrom(map[string]string{}, []string{dir}); explicit.UsingBuiltinProfile || len(explicit.Commands) != 0 {
-		t.Errorf("LoadFrom applied the builtin profile: %v", explicit.Commands)
+	if explicit, _ := Parse(LookupMap(nil), []string{dir}); explicit.UsingBuiltinProfile || len(explicit.Commands) != 0 {
+		t.Errorf("Parse applied the builtin profile: %v", explicit.Commands)
 	}
-	if cfg.DefaultTimeout != 30*time.Second || cfg.MaxTimeout != 300*time.Second || cfg.OutputLimit != 1048576 {
-		t.Errorf("limits: %v %v %d", cfg.DefaultTimeout, cfg.MaxTimeout, cfg.OutputLimit)
+	if cfg.DefaultTimeout != 30*time.Second || cfg.MaxTimeout != 300*time.Second || cfg.OutputLimit != 1048576 || cfg.MaxConcurrent != 16 {
+		t.Errorf("limits: %v %v %d %d", cfg.DefaultTimeout, cfg.MaxTimeout, cfg.OutputLimit, cfg.MaxConcurrent)
 	}
-	if cfg.SafePath != DefaultSafePath || cfg.AuditLog != "stderr" {
-		t.Errorf("safe path %q audit %q", cfg.SafePath, cfg.AuditLog)
+	if cfg.SafePath != childenv.DefaultPath || cfg.AuditLog != "stderr" || cfg.Transport != "stdio" || !slices.Equal(cfg.Tools, []string{"shell_execute"}) {
+		t.Errorf("safe path %q audit %q transport %q tools %v", cfg.SafePath, cfg.AuditLog, cfg.Transport, cfg.Tools)
 	}
 	resolved, _ := filepath.EvalSymlinks(dir)
 	if len(cfg.AllowedDirs) != 1 || cfg.AllowedDirs[0] != resolved {
@@ -37,13 +38,32 @@ func TestLoadDefaults(t *testing.T) {
 	}
 }
 
-func TestLoadFromLists(t *testing.T) {
-	cfg, err := LoadFrom(map[string]string{
+// TestLoadReadsTheProcessEnvironment is the one test that sets process
+// variables (so it cannot run in parallel): Load's profile rule.
+func TestLoadReadsTheProcessEnvironment(t *testing.T) {
+	for _, k := range []string{"ALLOW_COMMANDS", "ALLOWED_COMMANDS", "ALLOW_PATTERNS"} {
+		t.Setenv(k, "") // restored after the test
+		os.Unsetenv(k)
+	}
+	cfg, err := Load([]string{t.TempDir()})
+	if err != nil || !cfg.UsingBuiltinProfile {
+		t.Fatalf("no allowlist: %v %+v", err, cfg)
+	}
+	t.Setenv("ALLOWED_COMMANDS", "git")
+	cfg, err = Load([]string{t.TempDir()})
+	if err != nil || cfg.UsingBuiltinProfile || !slices.Equal(cfg.Commands, []string{"git"}) {
+		t.Fatalf("ALLOWED_COMMANDS=git: %v %+v", err, cfg)
+	}
+}
+
+func TestParseLists(t *testing.T) {
+	t.Parallel()
+	cfg, err := Parse(LookupMap(map[string]string{
 		"ALLOW_COMMANDS":      " ls , cat,,",
 		"ALLOWED_COMMANDS":    "echo, ls",
 		"ALLOW_PATTERNS":      "git, /usr/bin/.*",
 		"MCP_SHELL_SAFE_PATH": "   ",
-	}, []string{t.TempDir()})
+	}), []string{t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,37 +73,52 @@ func TestLoadFromLists(t *testing.T) {
 	if len(cfg.Patterns) != 2 || !cfg.Patterns[0].MatchString("git") || cfg.Patterns[0].MatchString("gitk") {
 		t.Errorf("patterns must full-match: %v", cfg.PatternSources)
 	}
-	if cfg.SafePath != DefaultSafePath {
+	if cfg.SafePath != childenv.DefaultPath {
 		t.Errorf("blank safe path: %q", cfg.SafePath)
 	}
 }
 
 func TestExplicitEmptyAllowlistIsNotTheBuiltinProfile(t *testing.T) {
-	cfg, err := LoadFrom(map[string]string{"ALLOW_COMMANDS": " , ,"}, []string{t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg.UsingBuiltinProfile || len(cfg.Commands) != 0 {
-		t.Errorf("an explicitly empty allowlist must allow nothing: %v", cfg.Commands)
+	t.Parallel()
+	for _, env := range []map[string]string{{"ALLOW_COMMANDS": " , ,"}, {"ALLOW_COMMANDS": ""}, {"ALLOW_PATTERNS": ""}} {
+		cfg, err := parse(LookupMap(env), []string{t.TempDir()}, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.UsingBuiltinProfile || len(cfg.Commands) != 0 {
+			t.Errorf("%v: an explicitly empty allowlist must allow nothing: %v", env, cfg.Commands)
+		}
 	}
 }
 
-func TestLoadFromInvalid(t *testing.T) {
+// expectVarError checks that err is a *Error naming variable.
+func expectVarError(t *testing.T, what any, err error, variable string) {
+	t.Helper()
+	var ce *Error
+	if !errors.As(err, &ce) || ce.Var != variable {
+		t.Errorf("%v: err %v, want a config error naming %s", what, err, variable)
+	}
+}
+
+func TestParseInvalid(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		env map[string]string
 		dir string
 		bad string
 	}{
 		{map[string]string{"MCP_SHELL_DEFAULT_TIMEOUT_SECONDS": "abc"}, "", "MCP_SHELL_DEFAULT_TIMEOUT_SECONDS"},
-		{map[string]string{"MCP_SHELL_DEFAULT_TIMEOUT_SECONDS": ""}, "", "MCP_SHELL_DEFAULT_TIMEOUT_SECONDS"},
 		{map[string]string{"MCP_SHELL_MAX_TIMEOUT_SECONDS": "0"}, "", "MCP_SHELL_MAX_TIMEOUT_SECONDS"},
 		{map[string]string{"MCP_SHELL_OUTPUT_LIMIT_BYTES": "-1"}, "", "MCP_SHELL_OUTPUT_LIMIT_BYTES"},
 		{map[string]string{"MCP_SHELL_DEFAULT_TIMEOUT_SECONDS": "400"}, "", "MCP_SHELL_DEFAULT_TIMEOUT_SECONDS"},
 		{map[string]string{"MCP_SHELL_MAX_CONCURRENT": "0"}, "", "MCP_SHELL_MAX_CONCURRENT"},
+		{map[string]string{"MCP_SHELL_SANDBOX_BEST_EFFORT": "yes"}, "", "MCP_SHELL_SANDBOX_BEST_EFFORT"},
 		{map[string]string{"ALLOW_PATTERNS": "l s"}, "", "ALLOW_PATTERNS"},
 		{map[string]string{"ALLOW_PATTERNS": "ls|cat"}, "", "ALLOW_PATTERNS"},
 		{map[string]string{"ALLOW_PATTERNS": "("}, "", "ALLOW_PATTERNS"},
 		{map[string]string{"MCP_SHELL_LOG_LEVEL": "loud"}, "", "MCP_SHELL_LOG_LEVEL"},
+		{map[string]string{"MCP_SHELL_AUDIT_LOG": "  "}, "", "MCP_SHELL_AUDIT_LOG"},
+		{map[string]string{"MCP_SHELL_TOOLS": " , "}, "", "MCP_SHELL_TOOLS"},
 		{map[string]string{"MCP_SHELL_CHILD_ENV_ALLOWLIST": "OK,BAD-NAME"}, "", "MCP_SHELL_CHILD_ENV_ALLOWLIST"},
 		{map[string]string{}, "/nonexistent-dir-for-test", "directory argument"},
 		{map[string]string{"MCP_SHELL_ALLOWED_DIRECTORIES": "/etc/hostname"}, "", "MCP_SHELL_ALLOWED_DIRECTORIES"},
@@ -93,27 +128,102 @@ func TestLoadFromInvalid(t *testing.T) {
 		if tt.dir != "" {
 			dirs = []string{tt.dir}
 		}
-		_, err := LoadFrom(tt.env, dirs)
-		var ce *Error
-		if !errors.As(err, &ce) || ce.Var != tt.bad {
-			t.Errorf("%v: err %v, want a config error naming %s", tt.env, err, tt.bad)
+		_, err := Parse(LookupMap(tt.env), dirs)
+		expectVarError(t, tt.env, err, tt.bad)
+	}
+}
+
+// TestIntegersAreDecimal follows issue 18: Go literal syntax (octal,
+// hexadecimal, underscores) and signs stop start-up naming the variable,
+// for every integer type Env uses.
+func TestIntegersAreDecimal(t *testing.T) {
+	t.Parallel()
+	vars := []string{"MCP_SHELL_DEFAULT_TIMEOUT_SECONDS", "MCP_SHELL_OUTPUT_LIMIT_BYTES", "MCP_SHELL_HTTP_MAX_BODY_BYTES", "MCP_SHELL_RLIMIT_NPROC"}
+	for _, name := range vars {
+		for _, value := range []string{"010", "0x10", "1_000", "+5", "-5", " 30", "30 ", "1e3", "3.0", "99999999999999999999999"} {
+			_, err := Parse(LookupMap(map[string]string{name: value}), []string{t.TempDir()})
+			expectVarError(t, name+"="+value, err, name)
+			if err != nil && !strings.Contains(err.Error(), value) {
+				t.Errorf("%s=%q: %v does not quote the value", name, value, err)
+			}
+		}
+	}
+	for _, tt := range []struct {
+		env  map[string]string
+		get  func(*Config) any
+		want any
+	}{
+		{map[string]string{"MCP_SHELL_OUTPUT_LIMIT_BYTES": "10"}, func(c *Config) any { return c.OutputLimit }, int64(10)},
+		{map[string]string{"MCP_SHELL_DEFAULT_TIMEOUT_SECONDS": "100", "MCP_SHELL_MAX_TIMEOUT_SECONDS": "100"}, func(c *Config) any { return c.DefaultTimeout }, 100 * time.Second},
+		{map[string]string{"MCP_SHELL_RLIMIT_NPROC": "0"}, func(c *Config) any { return c.Sandbox.Limits.NProc }, uint64(0)},
+		{map[string]string{"MCP_SHELL_RLIMIT_NOFILE": "18446744073709551615"}, func(c *Config) any { return c.Sandbox.Limits.NoFile }, uint64(1<<64 - 1)},
+	} {
+		cfg, err := Parse(LookupMap(tt.env), []string{t.TempDir()})
+		if err != nil {
+			t.Errorf("%v: %v", tt.env, err)
+		} else if got := tt.get(cfg); got != tt.want {
+			t.Errorf("%v: got %v, want %v", tt.env, got, tt.want)
 		}
 	}
 }
 
-func TestLoadFromRestoresEnvironment(t *testing.T) {
-	t.Setenv("MCP_TEST_MARKER", "kept")
-	if _, err := LoadFrom(map[string]string{"ALLOW_COMMANDS": "ls"}, []string{t.TempDir()}); err != nil {
+// TestEmptyMeansDefault: for every variable, an empty value configures
+// exactly what leaving it unset does (issue 18), rather than failing.
+func TestEmptyMeansDefault(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	unset, err := Parse(LookupMap(nil), []string{dir})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if os.Getenv("MCP_TEST_MARKER") != "kept" || os.Getenv("ALLOW_COMMANDS") != "" {
-		t.Error("process environment not restored")
+	for _, v := range variables() {
+		got, err := Parse(LookupMap(map[string]string{v.name: ""}), []string{dir})
+		if err != nil {
+			t.Errorf("%s=: %v", v.name, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, unset) {
+			t.Errorf("%s=: %+v\nunset: %+v", v.name, got, unset)
+		}
+	}
+	cfg, err := Parse(LookupMap(map[string]string{"MCP_SHELL_RLIMIT_CPU_SECONDS": ""}), []string{dir})
+	if err != nil || cfg.Launch {
+		t.Errorf("an empty MCP_SHELL_RLIMIT_* must not turn the launcher on: %v %+v", err, cfg)
+	}
+}
+
+// TestParseNeverTouchesTheEnvironment: Parse looks up only the variables
+// Env declares and leaves the process environment as it was.
+func TestParseNeverTouchesTheEnvironment(t *testing.T) {
+	t.Parallel()
+	before := os.Environ()
+	declared := map[string]bool{}
+	for _, v := range variables() {
+		declared[v.name] = true
+	}
+	var asked []string
+	lookup := func(name string) (string, bool) {
+		asked = append(asked, name)
+		return LookupMap(map[string]string{"ALLOW_COMMANDS": "ls", "MCP_SHELL_MAX_CONCURRENT": "3"})(name)
+	}
+	cfg, err := Parse(lookup, []string{t.TempDir()})
+	if err != nil || cfg.MaxConcurrent != 3 {
+		t.Fatalf("%v %+v", err, cfg)
+	}
+	for _, name := range asked {
+		if !declared[name] {
+			t.Errorf("Parse looked up undeclared %s", name)
+		}
+	}
+	if !slices.Equal(before, os.Environ()) {
+		t.Error("Parse changed the process environment")
 	}
 }
 
 func TestPositionalDirectoriesComeFirst(t *testing.T) {
+	t.Parallel()
 	a, b := t.TempDir(), t.TempDir()
-	cfg, err := LoadFrom(map[string]string{"MCP_SHELL_ALLOWED_DIRECTORIES": a}, []string{b})
+	cfg, err := Parse(LookupMap(map[string]string{"MCP_SHELL_ALLOWED_DIRECTORIES": a}), []string{b})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,6 +235,7 @@ func TestPositionalDirectoriesComeFirst(t *testing.T) {
 }
 
 func TestFailClosedOnDangerousDelegation(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	token := filepath.Join(dir, "token")
 	os.WriteFile(token, []byte("0123456789abcdef0123\n"), 0o600)
@@ -138,10 +249,7 @@ func TestFailClosedOnDangerousDelegation(t *testing.T) {
 		{map[string]string{"MCP_SHELL_CHILD_ENV_ALLOWLIST": "MCPGODEBUG"}, "MCP_SHELL_CHILD_ENV_ALLOWLIST"},
 		{map[string]string{"MCP_SHELL_TRANSPORT": "http", "MCP_SHELL_HTTP_TOKEN_FILE": token}, "MCP_SHELL_HTTP_TOKEN_FILE"},
 	} {
-		_, err := LoadFrom(tt.env, []string{dir})
-		var ce *Error
-		if !errors.As(err, &ce) || ce.Var != tt.bad {
-			t.Errorf("%v: err %v, want a config error naming %s", tt.env, err, tt.bad)
-		}
+		_, err := Parse(LookupMap(tt.env), []string{dir})
+		expectVarError(t, tt.env, err, tt.bad)
 	}
 }

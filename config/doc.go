@@ -1,8 +1,25 @@
-// Package config loads the server's configuration from the environment with
-// envconfig and validates it, failing closed: an invalid value is an error
-// that names the variable, never a silent default.
+// Package config reads the server's configuration from an environment and
+// validates it, failing closed: an invalid value is an error that names
+// the variable, never a silent default.
 //
-// Every variable, its default and its meaning is declared once, in the tags
-// of Env; --help prints that table. Load turns an Env into a validated
-// Config (lists trimmed, patterns compiled, directories resolved).
+// Every variable and its meaning is declared once, in the tags of Env;
+// defaults are Go constants of the package that owns them (defaults.go
+// here, childenv.DefaultPath, sandbox.DefaultReadDirs and
+// sandbox.DefaultLimits), filled in by defaultEnv. --help prints the table
+// (Usage), and a test keeps deploy/example.env listing every variable.
+//
+// Parse(lookup, dirs) reads only through lookup and only the variables Env
+// declares (github.com/caarlos0/env with Options.Environment built from
+// lookup), so it never reads or writes the process environment and may
+// run concurrently. Load(dirs) is Parse over os.LookupEnv plus the built-in
+// profile when no allowlist variable is set; Parse alone never applies it
+// (an explicit environment without an allowlist allows nothing).
+//
+// Values: unset and empty mean the default. Integers are decimal digits
+// only: a sign, a leading zero ("010", which Go syntax would read as
+// octal), "0x", "_" or an exponent is an error. Booleans are true, false,
+// 1 or 0 (and strconv.ParseBool's other spellings). Lists are comma
+// separated, entries trimmed, blank entries dropped. The result is a
+// Config with lists sorted or trimmed, patterns compiled and directories
+// resolved.
 package config

@@ -1,50 +1,189 @@
 package config
 
 import (
+	"errors"
 	"fmt"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
+
+	"github.com/caarlos0/env/v11"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
+	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
-// Env is the raw environment, one field per variable. The envconfig tags
-// name the variable; desc and default are what --help prints.
+// Env is the raw environment, one field per variable. The env tag names
+// the variable and desc is what --help prints; defaults are not tags but
+// the values defaultEnv fills in from Go constants, so each default has
+// one owner (see defaults.go).
 type Env struct {
-	AllowCommands     NameList `envconfig:"ALLOW_COMMANDS" desc:"comma-separated program names to allow (exact match on argv[0]; a name with / matches only that exact path)"`
-	AllowedCommands   NameList `envconfig:"ALLOWED_COMMANDS" desc:"alias of ALLOW_COMMANDS; the two lists are united"`
-	AllowPatterns     string   `envconfig:"ALLOW_PATTERNS" desc:"comma-separated Go regexps matched in full against argv[0]; whitespace or shell metacharacters are refused at start-up"`
-	DefaultTimeout    int      `envconfig:"MCP_SHELL_DEFAULT_TIMEOUT_SECONDS" default:"30" desc:"timeout in seconds when a call gives none"`
-	MaxTimeout        int      `envconfig:"MCP_SHELL_MAX_TIMEOUT_SECONDS" default:"300" desc:"largest timeout in seconds a call may ask for; larger values are clamped"`
-	OutputLimit       int64    `envconfig:"MCP_SHELL_OUTPUT_LIMIT_BYTES" default:"1048576" desc:"cap in bytes per captured stream (stdout, stderr); redirected output counts too"`
-	ChildEnvAllowlist NameList `envconfig:"MCP_SHELL_CHILD_ENV_ALLOWLIST" desc:"comma-separated variable names children may inherit or receive through envs; PATH here delegates PATH"`
-	SafePath          string   `envconfig:"MCP_SHELL_SAFE_PATH" default:"/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin" desc:"children's PATH and the only PATH used to resolve programs (blank uses the default)"`
-	AllowedDirs       NameList `envconfig:"MCP_SHELL_ALLOWED_DIRECTORIES" desc:"comma-separated directories calls may run in; positional arguments come first, and the first directory is the default; default: the server's working directory"`
-	MaxConcurrent     int      `envconfig:"MCP_SHELL_MAX_CONCURRENT" default:"16" desc:"largest number of calls running at once; further calls wait"`
-	AuditLog          string   `envconfig:"MCP_SHELL_AUDIT_LOG" default:"stderr" desc:"where audit records go: stderr, or a file path (JSON lines, appended)"`
-	LogLevel          string   `envconfig:"MCP_SHELL_LOG_LEVEL" default:"info" desc:"diagnostic log level: debug, info, warn or error"`
-	GitSubcommands    NameList `envconfig:"MCP_SHELL_GIT_ALLOW_SUBCOMMANDS" desc:"extra git subcommands (e.g. repository aliases) to admit; unknown subcommands are refused otherwise"`
-	Tools             NameList `envconfig:"MCP_SHELL_TOOLS" default:"shell_execute" desc:"tools to expose: shell_execute (pipelines, redirection), execute_command (program + args), or both"`
-	Transport         string   `envconfig:"MCP_SHELL_TRANSPORT" default:"stdio" desc:"stdio, or http (Streamable HTTP at /mcp, bearer token required)"`
-	HTTPAddr          string   `envconfig:"MCP_SHELL_HTTP_ADDR" default:"127.0.0.1:8080" desc:"listen address for the http transport (host:port)"`
-	HTTPToken         string   `envconfig:"MCP_SHELL_HTTP_TOKEN" desc:"bearer token clients must send over http (prefer MCP_SHELL_HTTP_TOKEN_FILE)"`
-	HTTPTokenFile     string   `envconfig:"MCP_SHELL_HTTP_TOKEN_FILE" desc:"file holding the bearer token for the http transport"`
-	HTTPMaxBody       int64    `envconfig:"MCP_SHELL_HTTP_MAX_BODY_BYTES" default:"8388608" desc:"largest HTTP request body in bytes"`
-	Sandbox           string   `envconfig:"MCP_SHELL_SANDBOX" default:"off" desc:"off; limits (rlimits and no_new_privs through a launcher); or landlock (also a Landlock filesystem and network ruleset; refuses to start if the kernel cannot enforce it)"`
-	SandboxReadDirs   NameList `envconfig:"MCP_SHELL_SANDBOX_READ_DIRS" desc:"absolute directories children may read and execute under landlock (default /usr,/bin,/sbin,/lib,/lib32,/lib64,/libx32,/etc); the allowed directories are always read-write"`
-	SandboxNetwork    string   `envconfig:"MCP_SHELL_SANDBOX_NETWORK" default:"deny" desc:"deny or allow TCP (and MPTCP, SCTP, raw sockets) for children under landlock"`
-	SandboxBestEffort bool     `envconfig:"MCP_SHELL_SANDBOX_BEST_EFFORT" default:"false" desc:"1/true accepts a kernel with an older Landlock ABI and enforces what it offers"`
-	RlimitCPU         *uint64  `envconfig:"MCP_SHELL_RLIMIT_CPU_SECONDS" desc:"RLIMIT_CPU of every child in seconds (0 = inherit; default 0); setting any MCP_SHELL_RLIMIT_* turns the launcher on"`
-	RlimitAS          *uint64  `envconfig:"MCP_SHELL_RLIMIT_AS_BYTES" desc:"RLIMIT_AS of every child in bytes (0 = inherit; default 0: Go, Java and Node reserve large address ranges)"`
-	RlimitNProc       *uint64  `envconfig:"MCP_SHELL_RLIMIT_NPROC" desc:"RLIMIT_NPROC (processes of the server's user; stops fork bombs; not for root) (default 4096 with the launcher)"`
-	RlimitFSize       *uint64  `envconfig:"MCP_SHELL_RLIMIT_FSIZE_BYTES" desc:"RLIMIT_FSIZE of every child in bytes (default 1073741824 with the launcher)"`
-	RlimitNoFile      *uint64  `envconfig:"MCP_SHELL_RLIMIT_NOFILE" desc:"RLIMIT_NOFILE of every child (default 1024 with the launcher)"`
+	AllowCommands     NameList `env:"ALLOW_COMMANDS" desc:"comma-separated program names to allow (exact match on argv[0]; a name with / matches only that exact path); with none of ALLOW_COMMANDS, ALLOWED_COMMANDS, ALLOW_PATTERNS set, a built-in read-only profile"`
+	AllowedCommands   NameList `env:"ALLOWED_COMMANDS" desc:"alias of ALLOW_COMMANDS; the two lists are united"`
+	AllowPatterns     string   `env:"ALLOW_PATTERNS" desc:"comma-separated Go regexps matched in full against argv[0]; whitespace or shell metacharacters are refused at start-up"`
+	DefaultTimeout    int      `env:"MCP_SHELL_DEFAULT_TIMEOUT_SECONDS" desc:"timeout in seconds when a call gives none"`
+	MaxTimeout        int      `env:"MCP_SHELL_MAX_TIMEOUT_SECONDS" desc:"largest timeout in seconds a call may ask for; larger values are clamped"`
+	OutputLimit       int64    `env:"MCP_SHELL_OUTPUT_LIMIT_BYTES" desc:"cap in bytes per captured stream (stdout, stderr); redirected output counts too"`
+	ChildEnvAllowlist NameList `env:"MCP_SHELL_CHILD_ENV_ALLOWLIST" desc:"comma-separated variable names children may inherit or receive through envs; PATH here delegates PATH"`
+	SafePath          string   `env:"MCP_SHELL_SAFE_PATH" desc:"children's PATH and the only PATH used to resolve programs (blank uses the default)"`
+	AllowedDirs       NameList `env:"MCP_SHELL_ALLOWED_DIRECTORIES" desc:"comma-separated directories calls may run in; positional arguments come first, and the first directory is the default; default: the server's working directory"`
+	MaxConcurrent     int      `env:"MCP_SHELL_MAX_CONCURRENT" desc:"largest number of calls running at once; further calls wait"`
+	AuditLog          string   `env:"MCP_SHELL_AUDIT_LOG" desc:"where audit records go: stderr, or a file path (JSON lines, appended)"`
+	LogLevel          string   `env:"MCP_SHELL_LOG_LEVEL" desc:"diagnostic log level: debug, info, warn or error"`
+	GitSubcommands    NameList `env:"MCP_SHELL_GIT_ALLOW_SUBCOMMANDS" desc:"extra git subcommands (e.g. repository aliases) to admit; unknown subcommands are refused otherwise"`
+	Tools             NameList `env:"MCP_SHELL_TOOLS" desc:"tools to expose: shell_execute (pipelines, redirection), execute_command (program + args), or both"`
+	Transport         string   `env:"MCP_SHELL_TRANSPORT" desc:"stdio, or http (Streamable HTTP at /mcp, bearer token required)"`
+	HTTPAddr          string   `env:"MCP_SHELL_HTTP_ADDR" desc:"listen address for the http transport (host:port)"`
+	HTTPToken         string   `env:"MCP_SHELL_HTTP_TOKEN" desc:"bearer token clients must send over http (prefer MCP_SHELL_HTTP_TOKEN_FILE)"`
+	HTTPTokenFile     string   `env:"MCP_SHELL_HTTP_TOKEN_FILE" desc:"file holding the bearer token for the http transport"`
+	HTTPMaxBody       int64    `env:"MCP_SHELL_HTTP_MAX_BODY_BYTES" desc:"largest HTTP request body in bytes"`
+	Sandbox           string   `env:"MCP_SHELL_SANDBOX" desc:"off; limits (rlimits and no_new_privs through a launcher); or landlock (also a Landlock filesystem and network ruleset; refuses to start if the kernel cannot enforce it)"`
+	SandboxReadDirs   NameList `env:"MCP_SHELL_SANDBOX_READ_DIRS" desc:"absolute directories children may read and execute under landlock; the allowed directories are always read-write"`
+	SandboxNetwork    string   `env:"MCP_SHELL_SANDBOX_NETWORK" desc:"deny or allow TCP (and MPTCP, SCTP, raw sockets) for children under landlock"`
+	SandboxBestEffort bool     `env:"MCP_SHELL_SANDBOX_BEST_EFFORT" desc:"1/true accepts a kernel with an older Landlock ABI and enforces what it offers"`
+	RlimitCPU         *uint64  `env:"MCP_SHELL_RLIMIT_CPU_SECONDS" desc:"RLIMIT_CPU of every child in seconds (0 = inherit); setting any MCP_SHELL_RLIMIT_* turns the launcher on, and unset ones then take their default"`
+	RlimitAS          *uint64  `env:"MCP_SHELL_RLIMIT_AS_BYTES" desc:"RLIMIT_AS of every child in bytes (0 = inherit, the default: Go, Java and Node reserve large address ranges)"`
+	RlimitNProc       *uint64  `env:"MCP_SHELL_RLIMIT_NPROC" desc:"RLIMIT_NPROC (processes of the server's user; stops fork bombs; not for root)"`
+	RlimitFSize       *uint64  `env:"MCP_SHELL_RLIMIT_FSIZE_BYTES" desc:"RLIMIT_FSIZE of every child in bytes"`
+	RlimitNoFile      *uint64  `env:"MCP_SHELL_RLIMIT_NOFILE" desc:"RLIMIT_NOFILE of every child"`
+}
+
+// defaultEnv is the Env of an empty environment. A variable that is unset
+// or set to "" keeps these values (env fills only non-empty ones).
+func defaultEnv() Env {
+	return Env{
+		DefaultTimeout:  defaultTimeoutSeconds,
+		MaxTimeout:      maxTimeoutSeconds,
+		OutputLimit:     defaultOutputLimit,
+		SafePath:        childenv.DefaultPath,
+		MaxConcurrent:   defaultMaxConcurrent,
+		AuditLog:        defaultAuditLog,
+		LogLevel:        defaultLogLevel,
+		Tools:           NameList{defaultTool},
+		Transport:       defaultTransport,
+		HTTPAddr:        defaultHTTPAddr,
+		HTTPMaxBody:     defaultHTTPMaxBody,
+		Sandbox:         defaultSandbox,
+		SandboxReadDirs: slices.Clone(sandbox.DefaultReadDirs),
+		SandboxNetwork:  defaultSandboxNetwork,
+	}
+}
+
+// rlimit pairs an MCP_SHELL_RLIMIT_* field with the launcher limit it sets.
+type rlimit struct {
+	field **uint64
+	limit *uint64
+}
+
+func (e *Env) rlimits(l *sandbox.Limits) []rlimit {
+	return []rlimit{{&e.RlimitCPU, &l.CPUSeconds}, {&e.RlimitAS, &l.ASBytes}, {&e.RlimitNProc, &l.NProc}, {&e.RlimitFSize, &l.FSizeBytes}, {&e.RlimitNoFile, &l.NoFile}}
+}
+
+// variable is one field of Env.
+type variable struct {
+	name, desc string
+	index      int // field index in Env
+}
+
+// variables lists Env's fields in declaration order.
+var variables = sync.OnceValue(func() []variable {
+	typ := reflect.TypeFor[Env]()
+	out := make([]variable, typ.NumField())
+	for i := range out {
+		f := typ.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("env"), ",")
+		out[i] = variable{name: name, desc: f.Tag.Get("desc"), index: i}
+	}
+	return out
+})
+
+// readEnv fills an Env from lookup. env.Options.Environment replaces the
+// process environment as the library's source, so only the variables Env
+// declares are looked up and the process environment is never written.
+func readEnv(lookup func(string) (string, bool)) (Env, error) {
+	environ := map[string]string{} // never nil: a nil map means os.Environ to env
+	for _, v := range variables() {
+		if value, ok := lookup(v.name); ok {
+			environ[v.name] = value
+		}
+	}
+	e := defaultEnv()
+	err := env.ParseWithOptions(&e, env.Options{Environment: environ, FuncMap: parsers})
+	return e, fromEnvError(err)
+}
+
+// parsers replace the library's number and boolean parsing: numbers are
+// decimal only (strconv with base 10 would still read "010" as ten, which
+// an operator may have meant as octal eight, as the Go-syntax reader this
+// replaced did), and errors say what is accepted.
+var parsers = map[reflect.Type]env.ParserFunc{
+	reflect.TypeFor[int]():   func(v string) (any, error) { n, err := parseInt(v, strconv.IntSize); return int(n), err },
+	reflect.TypeFor[int64](): func(v string) (any, error) { return parseInt(v, 64) },
+	reflect.TypeFor[uint64](): func(v string) (any, error) {
+		if err := checkDecimal(v); err != nil {
+			return uint64(0), err
+		}
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			return uint64(0), fmt.Errorf("%q is out of range", v)
+		}
+		return n, nil
+	},
+	reflect.TypeFor[bool](): func(v string) (any, error) {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return false, fmt.Errorf("%q is not a boolean (true, false, 1 or 0)", v)
+		}
+		return b, nil
+	},
+}
+
+// decimalSyntax is the accepted integer syntax: digits, without sign,
+// leading zero, underscore or base prefix.
+var decimalSyntax = regexp.MustCompile(`^(0|[1-9][0-9]*)$`)
+
+func checkDecimal(v string) error {
+	if !decimalSyntax.MatchString(v) {
+		return fmt.Errorf("%q is not a decimal integer (digits only: no sign, leading zero, underscore or 0x)", v)
+	}
+	return nil
+}
+
+func parseInt(v string, bits int) (int64, error) {
+	if err := checkDecimal(v); err != nil {
+		return 0, err
+	}
+	n, err := strconv.ParseInt(v, 10, bits)
+	if err != nil {
+		return 0, fmt.Errorf("%q is out of range", v)
+	}
+	return n, nil
+}
+
+// fromEnvError names the variable of the library's first parse error.
+func fromEnvError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var pe env.ParseError
+	if errors.As(err, &pe) {
+		if f, ok := reflect.TypeFor[Env]().FieldByName(pe.Name); ok {
+			return &Error{Var: variables()[f.Index[0]].name, Problem: pe.Err.Error()}
+		}
+	}
+	return &Error{Var: "environment", Problem: err.Error()}
 }
 
 // NameList is a comma-separated list whose entries are trimmed of spaces;
 // blank entries are dropped.
 type NameList []string
 
-// Decode implements envconfig.Decoder.
-func (l *NameList) Decode(value string) error {
-	*l = splitList(value)
+// UnmarshalText implements encoding.TextUnmarshaler, which env uses.
+func (l *NameList) UnmarshalText(value []byte) error {
+	*l = splitList(string(value))
 	return nil
 }
 
@@ -66,3 +205,11 @@ type Error struct {
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Var, e.Problem) }
+
+// LookupMap returns a lookup over m, for Parse.
+func LookupMap(m map[string]string) func(string) (string, bool) {
+	return func(name string) (string, bool) {
+		v, ok := m[name]
+		return v, ok
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/seed-b63acb1b/mcp-shell-server/audit"
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
@@ -16,13 +15,16 @@ import (
 )
 
 // killGrace is the pause between SIGTERM and SIGKILL to a call's process
-// group. It is short so that a cancelled call's processes are gone within
-// about 200 ms even when they ignore SIGTERM, yet long enough for git or a
-// compiler to remove lock and temporary files.
+// group, overriding runner.DefaultKillGrace for every MCP call. It is
+// shorter so that a cancelled call's processes are gone within about
+// 200 ms even when they ignore SIGTERM (a client that cancels is waiting),
+// yet long enough for git or a compiler to remove lock and temporary
+// files.
 const killGrace = 150 * time.Millisecond
 
 // call is one tool call in the terms both tools share.
 type call struct {
+	tool    string   // the tool's name
 	argv    []string // as the client sent it
 	dir     *string  // nil = first allowed directory
 	timeout *time.Duration
@@ -38,40 +40,30 @@ type call struct {
 	progress *reporter
 }
 
-// launchError is a run that could not start (or whose redirection could
-// not be opened); it wraps the runner's error.
-type launchError struct{ err error }
-
-func (e *launchError) Error() string { return e.err.Error() }
-func (e *launchError) Unwrap() error { return e.err }
-
-// execute runs c through policy and runner, filling rec as it goes. It
-// returns a refusal (*refusal.Rejection), a *launchError,
-// or the run's result.
-func (s *Server) execute(ctx context.Context, c call, rec *audit.Record) (runner.Result, *runner.Spec, error) {
-	rec.Argv, rec.Env = c.argv, c.envs
+// execute runs c through the request checks, the policy and the runner,
+// and says what happened. It writes nothing: the middleware turns the
+// outcome into the audit record.
+func (s *Server) execute(ctx context.Context, c call) outcome {
 	spec, plan, err := s.prepare(c)
 	defer spec.Dir.Close()
-	rec.Timeout, rec.OutputLim = spec.Timeout, spec.OutputLimit
+	o := outcome{spec: spec, sandbox: s.sandbox()}
 	if spec.Dir != nil {
-		rec.Directory = spec.Dir.Real()
-	}
-	rec.Sandbox, rec.SandboxABI = s.opts.Config.SandboxMode, 0
-	if s.opts.Launcher != nil {
-		rec.SandboxABI = s.opts.Launcher.ABI()
+		o.dir = spec.Dir.Real()
 	}
 	if err != nil {
-		s.refused(rec, err)
-		return runner.Result{}, spec, err
+		o.kind, o.err = refused, err
+		return o
 	}
-	rec.Stages, rec.Rule = len(plan.Stages), strings.Join(plan.Rules, ",")
-	rec.Stdin, rec.Stdout, rec.Append = plan.StdinFile != "", plan.StdoutFile != "", plan.StdoutAppend
+	o.plan = plan
+	return s.run(ctx, c.progress, o)
+}
+
+// run starts o's approved spec once a slot is free and waits for it.
+func (s *Server) run(ctx context.Context, progress *reporter, o outcome) outcome {
 	// After Shutdown has begun, refuse at once rather than queue behind it.
-	if !s.calls.TryRLock() {
-		rec.ResultType, rec.Reason = string(runner.Cancelled), "the server is shutting down"
-		return runner.Result{Outcome: runner.Cancelled}, spec, nil
+	if s.gate.closing() {
+		return o.withNotStarted("the server is shutting down")
 	}
-	defer s.calls.RUnlock()
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	defer context.AfterFunc(s.base, stop)()
@@ -79,37 +71,44 @@ func (s *Server) execute(ctx context.Context, c call, rec *audit.Record) (runner
 	case s.sem <- struct{}{}:
 		defer func() { <-s.sem }()
 	case <-ctx.Done():
-		rec.ResultType, rec.Reason = string(runner.Cancelled), "cancelled while waiting for a free slot"
-		return runner.Result{Outcome: runner.Cancelled}, spec, nil
+		return o.withNotStarted("cancelled while waiting for a free slot")
 	}
-	spec.Progress = &runner.Progress{}
-	stopProgress := c.progress.start(ctx, spec.Progress, spec.Timeout)
-	res, runErr := runner.Run(ctx, *spec)
+	o.spec.Progress = &runner.Progress{}
+	stopProgress := progress.start(ctx, o.spec.Progress, o.spec.Timeout)
+	o.run, o.err = runner.Run(ctx, *o.spec)
 	stopProgress()
-	rec.Duration = res.Duration
-	rec.StdoutN, rec.StderrN = res.StdoutBytes, res.StderrBytes
-	rec.ReturnCode, rec.Signal = res.ExitCode, res.Signal
-	rec.ResultType = string(res.Outcome)
-	if runErr != nil {
-		rec.ResultType, rec.Reason, rec.ErrorType = string(runner.ProcessError), runErr.Error(), fmt.Sprintf("%T", runErr)
-		return res, spec, &launchError{runErr}
+	o.kind = ran
+	if o.err != nil {
+		o.kind = launchFailed
 	}
-	return res, spec, nil
+	return o
+}
+
+// sandbox is how this server confines children, for the audit record.
+func (s *Server) sandbox() sandboxInfo {
+	info := sandboxInfo{mode: s.opts.SandboxMode}
+	if s.opts.Launcher != nil {
+		info.abi = s.opts.Launcher.ABI()
+	}
+	return info
 }
 
 // prepare validates the call and builds the runner spec. The spec is
 // returned even on error, carrying what was resolved (for the audit); its
 // pinned working directory, when not nil, must be closed after the run.
 func (s *Server) prepare(c call) (*runner.Spec, *policy.Plan, error) {
-	cfg := s.opts.Config
-	spec := &runner.Spec{OutputLimit: cfg.OutputLimit, Timeout: cfg.DefaultTimeout, DrainPastLimit: c.drain, KillGrace: killGrace, Sandbox: s.opts.Launcher}
+	l := s.opts.Limits
+	spec := &runner.Spec{OutputLimit: l.OutputLimit, Timeout: l.DefaultTimeout, DrainPastLimit: c.drain, KillGrace: killGrace, Sandbox: s.opts.Launcher}
 	if c.timeout != nil {
-		spec.Timeout = min(*c.timeout, cfg.MaxTimeout)
+		spec.Timeout = min(*c.timeout, l.MaxTimeout)
+	}
+	if c.exact && strings.TrimSpace(c.argv[0]) == "" {
+		return spec, nil, refusal.New(CodeProgram, 0, c.argv[0], "program is empty")
 	}
 	if err := checkNUL(c); err != nil {
 		return spec, nil, err
 	}
-	dir, err := workdir.OpenAllowed(c.dir, cfg.AllowedDirs)
+	dir, err := workdir.OpenAllowed(c.dir, s.opts.AllowedDirs)
 	if err != nil {
 		return spec, nil, err
 	}
@@ -122,7 +121,7 @@ func (s *Server) prepare(c call) (*runner.Spec, *policy.Plan, error) {
 	if err != nil {
 		return spec, nil, err
 	}
-	env, err := childenv.Build(childenv.Config{Allowlist: cfg.ChildEnvAllowlist, SafePath: cfg.SafePath}, os.LookupEnv, c.envs)
+	env, err := childenv.Build(s.opts.ChildEnv, os.LookupEnv, c.envs)
 	if err != nil {
 		return spec, plan, refusal.New(CodeEnv, -1, "", "%s", err.Error())
 	}
@@ -155,14 +154,6 @@ func checkNUL(c call) error {
 		}
 	}
 	return nil
-}
-
-// refused records a refusal in the audit record.
-func (s *Server) refused(rec *audit.Record, err error) {
-	rec.ResultType, rec.Reason = "rejected", err.Error()
-	if rj := refusal.As(err); rj != nil {
-		rec.Rule, rec.ReasonArg = string(rj.Code), rj.Arg
-	}
 }
 
 // overlay returns env with extra's entries added, an extra entry replacing

@@ -1,9 +1,38 @@
-// Package server is the MCP surface: it registers the shell_execute tool on
-// a go-sdk server, turns each call into policy → runner → audit, and shapes
-// the result for the client. It owns no rule: what may run is the policy's
-// decision, how it runs is the runner's.
+// Package server is the MCP surface: it registers the tools on a go-sdk
+// server, runs each call through the request checks, the policy and the
+// runner, and shapes the result for the client. It owns no rule: what may
+// run is the policy's decision, how it runs is the runner's.
+//
+// A call runs first and is recorded after:
+//
+//  1. The audit middleware (server.go) notes the start and admits the call
+//     through the shutdown gate.
+//  2. The tool wrapper (register.go) decodes the arguments against the
+//     input schema. A failure is itself an outcome (invalid arguments),
+//     answered "Input validation error: <detail> (expected ...)".
+//  3. The tool turns its arguments into a call (shell.go, exec.go), and
+//     execute (call.go) returns an outcome: refused (request checks, the
+//     policy, the child environment; a *refusal.Rejection), not started
+//     (shutdown, or cancelled while waiting for a slot), launch failed, or
+//     ran. Refusals and launch failures are answered "Error executing
+//     command: <reason>" by both tools; the tool shapes the rest.
+//  4. The middleware turns the call and its outcome into the audit record
+//     with auditRecord (outcome.go), the only function that fills one, and
+//     writes it. It never rewrites the client's result.
 //
 // Every tools/call produces exactly one audit record, whatever happens:
-// schema failures, refusals, launch failures, timeouts, cancellations and
-// panics in a handler (which become tool errors; the server keeps serving).
+// schema failures, protocol errors the SDK answers itself, refusals,
+// launch failures, timeouts, cancellations and panics in a handler (which
+// become tool errors; the server keeps serving). result_type and
+// error_type come from the closed lists in package audit (audit.Result,
+// audit.ErrorKind), never from Go type names.
+//
+// Shutdown closes the gate (later calls are cancelled before they start),
+// cancels every running call (its process group gets SIGTERM, the grace,
+// then SIGKILL) and waits until every admitted call has been reaped and
+// its record written, or until its context ends.
+//
+// Not covered: an HTTP request refused before MCP sees it (no or a wrong
+// bearer token, a refused Host or Origin) is audited by the HTTP handler
+// (http.go) with result unauthorized, not by the middleware.
 package server

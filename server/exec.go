@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -10,7 +9,6 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 	"github.com/seed-b63acb1b/mcp-shell-server/runner"
 )
 
@@ -61,26 +59,22 @@ func execInputSchema() *jsonschema.Schema {
 	}
 }
 
-// executeCommand is the execute_command handler: a non-zero exit and a
-// timeout are normal results; only refusals and launch failures are tool
-// errors.
-func (s *Server) executeCommand(ctx context.Context, req *mcp.CallToolRequest, in ExecInput) (*mcp.CallToolResult, any, error) {
-	c := call{argv: append([]string{in.Program}, in.Args...), dir: in.Cwd, stdin: in.Stdin, exact: true, drain: true, progress: newReporter(req)}
-	if in.TimeoutMS != nil {
-		d := time.Duration(*in.TimeoutMS) * time.Millisecond
-		c.timeout = &d
-	}
-	if strings.TrimSpace(in.Program) == "" {
-		rec := &stateFrom(ctx).rec
-		rec.Argv = c.argv
-		err := refusal.New(CodeProgram, 0, in.Program, "program is empty")
-		s.refused(rec, err)
-		return errorResult("Error executing command: " + err.Error()), nil, nil
-	}
-	res, spec, err := s.execute(ctx, c, &stateFrom(ctx).rec)
-	if err != nil {
-		return errorResult("Error executing command: " + err.Error()), nil, nil
-	}
+// execTool is execute_command: a non-zero exit and a timeout are normal
+// results; only refusals and launch failures are tool errors.
+var execTool = tool[ExecInput]{
+	call: func(req *mcp.CallToolRequest, in ExecInput) call {
+		c := call{argv: append([]string{in.Program}, in.Args...), dir: in.Cwd, stdin: in.Stdin, exact: true, drain: true, progress: newReporter(req)}
+		if in.TimeoutMS != nil {
+			d := time.Duration(*in.TimeoutMS) * time.Millisecond
+			c.timeout = &d
+		}
+		return c
+	},
+	result: execResult,
+}
+
+func execResult(o outcome) (*mcp.CallToolResult, any) {
+	res := o.run
 	out := &ExecOutput{
 		ExitCode: res.ExitCode, Stdout: lossy(res.Stdout), Stderr: lossy(res.Stderr),
 		TimedOut: res.Outcome == runner.TimedOut, StdoutTruncated: res.StdoutTruncated, StderrTruncated: res.StderrTruncated,
@@ -89,7 +83,7 @@ func (s *Server) executeCommand(ctx context.Context, req *mcp.CallToolRequest, i
 	if res.Signal != "" {
 		out.Signal = ptr(res.Signal)
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: summary(out, res, spec)}}}, out, nil
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: summary(out, res, o.spec)}}}, out
 }
 
 // summary is execute_command's text: the outcome, then each stream's

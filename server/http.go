@@ -69,13 +69,13 @@ func (s *Server) auditUnauthorized(next http.Handler) http.Handler {
 		sw := &statusWriter{ResponseWriter: w}
 		next.ServeHTTP(sw, r)
 		if sw.status == http.StatusUnauthorized || sw.status == http.StatusForbidden {
-			reason := "missing or invalid bearer token"
+			reason, kind := "missing or invalid bearer token", audit.KindToken
 			if sw.status == http.StatusForbidden {
-				reason = "forbidden: Host or Origin header refused (DNS-rebinding or cross-origin protection)"
+				reason, kind = "forbidden: Host or Origin header refused (DNS-rebinding or cross-origin protection)", audit.KindOrigin
 			}
 			s.opts.Audit.Log(r.Context(), audit.Record{
-				Time: start, Duration: time.Since(start), ResultType: "unauthorized",
-				Reason: reason, Remote: r.RemoteAddr, ErrorType: http.StatusText(sw.status),
+				Time: start, Duration: time.Since(start), ResultType: audit.Unauthorized,
+				Reason: reason, Remote: r.RemoteAddr, ErrorKind: kind,
 			})
 		}
 	})

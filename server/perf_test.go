@@ -13,8 +13,8 @@ import (
 // BenchmarkCat1MiB is a round trip of shell_execute printing 1 MiB of text
 // over an in-memory MCP session: the cost of carrying large output.
 func BenchmarkCat1MiB(b *testing.B) {
-	s, _ := newTestServer(b, map[string]string{"ALLOW_COMMANDS": "cat"})
-	dir := s.opts.Config.AllowedDirs[0]
+	s, _ := newTestServer(b, "cat")
+	dir := s.opts.AllowedDirs[0]
 	if err := os.WriteFile(filepath.Join(dir, "big.txt"), []byte(strings.Repeat("0123456789abcde\n", 1<<16)), 0o644); err != nil {
 		b.Fatal(err)
 	}

@@ -10,9 +10,16 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// handlerFor is a tool handler on decoded arguments. A non-nil out becomes
-// the result's structured content.
-type handlerFor[In any] func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error)
+// tool is one tool's two halves around the run both tools share: how its
+// decoded arguments become a call, and how a run (or a call cancelled
+// before it started) becomes its result. Refusals, launch failures and
+// schema failures are answered the same way for every tool.
+type tool[In any] struct {
+	call func(req *mcp.CallToolRequest, in In) call
+	// result returns the client's result and, when not nil, the
+	// structured content.
+	result func(o outcome) (*mcp.CallToolResult, any)
+}
 
 // addTool registers t through the SDK's low-level API: it validates and
 // decodes the arguments against t.InputSchema itself and marshals out once
@@ -21,7 +28,7 @@ type handlerFor[In any] func(ctx context.Context, req *mcp.CallToolRequest, in I
 // every call, which for a 1 MiB output was a large share of the call's CPU
 // (BenchmarkCat1MiB); our outputs are Go structs whose schema is derived
 // from them, and a test validates sample outputs against the schema.
-func addTool[In any](s *mcp.Server, t *mcp.Tool, h handlerFor[In]) error {
+func addTool[In any](s *Server, t *mcp.Tool, h tool[In]) error {
 	schema, ok := t.InputSchema.(*jsonschema.Schema)
 	if !ok {
 		return fmt.Errorf("tool %s: input schema must be a *jsonschema.Schema", t.Name)
@@ -30,30 +37,47 @@ func addTool[In any](s *mcp.Server, t *mcp.Tool, h handlerFor[In]) error {
 	if err != nil {
 		return fmt.Errorf("tool %s: input schema: %w", t.Name, err)
 	}
-	s.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	s.mcp.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		st := stateFrom(ctx)
 		var in In
 		if err := decodeArgs(req.Params.Arguments, resolved, &in); err != nil {
-			// The audit middleware sees a tool error from a handler that
-			// never ran the call and records it as invalid_request.
-			return errorResult(`validating "arguments": ` + err.Error()), nil
+			st.report(outcome{kind: invalidArgs, err: err})
+			return invalidArguments(err), nil
 		}
-		res, out, err := h(ctx, req, in)
-		if err != nil {
-			return errorResult(err.Error()), nil
+		st.call = h.call(req, in)
+		st.call.tool = t.Name
+		o := s.execute(ctx, st.call)
+		st.report(o)
+		if o.err != nil {
+			return errorResult("Error executing command: " + o.err.Error()), nil
 		}
-		if res == nil {
-			res = &mcp.CallToolResult{}
-		}
-		if out != nil {
-			raw, err := json.Marshal(out)
-			if err != nil {
-				return nil, fmt.Errorf("marshaling %s output: %w", t.Name, err)
-			}
-			res.StructuredContent = json.RawMessage(raw)
-		}
-		return res, nil
+		res, out := h.result(o)
+		return withStructured(st, res, out)
 	})
 	return nil
+}
+
+// invalidArguments is the client's text for arguments that failed the
+// schema: the reference's "Input validation error:" prefix, the
+// validator's detail, and a reminder of the expected shape.
+func invalidArguments(err error) *mcp.CallToolResult {
+	return errorResult("Input validation error: " + err.Error() +
+		` (expected {"command": ["program", "arg", ...]} with optional "stdin", "directory", "timeout" (integer seconds >= 1), "envs"; execute_command takes "program", "args", "cwd", "timeout_ms" (1..600000), "stdin")`)
+}
+
+// withStructured sets out, marshalled once, as res's structured content.
+func withStructured(st *callState, res *mcp.CallToolResult, out any) (*mcp.CallToolResult, error) {
+	if out == nil {
+		return res, nil
+	}
+	raw, err := json.Marshal(out)
+	if err != nil {
+		err = fmt.Errorf("marshaling %s output: %w", st.call.tool, err)
+		st.outcome.kind, st.outcome.err = unencodable, err
+		return nil, err
+	}
+	res.StructuredContent = json.RawMessage(raw)
+	return res, nil
 }
 
 // decodeArgs validates raw arguments against the resolved schema, then

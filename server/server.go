@@ -5,15 +5,15 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/audit"
-	"github.com/seed-b63acb1b/mcp-shell-server/config"
+	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
@@ -21,20 +21,53 @@ import (
 // Name is the server's MCP implementation name.
 const Name = "mcp-shell-server"
 
-// Options are what a Server is built from. Config, Policy and Audit are
+// Options are what a Server is built from: what it needs, not the whole
+// configuration (package cli maps config.Config onto it). Policy, Audit,
+// positive Limits and MaxConcurrent, and at least one of AllowedDirs are
 // required; Log may be nil (silent).
 type Options struct {
-	Config  *config.Config
-	Policy  *policy.Policy
-	Audit   *audit.Logger
-	Log     *slog.Logger
-	Version string
-	// ExtraEnv returns environment entries added to a call's child
-	// environment for the given stages (e.g. git hardening); may be nil.
-	ExtraEnv func(stages [][]string) []string
+	Limits Limits
+	// AllowedDirs are absolute, symlink-resolved directories calls may run
+	// in; the first is the default and resolves relative directories.
+	AllowedDirs []string
+	// Tools are the tools to expose: "shell_execute", "execute_command".
+	Tools []string
+	// ChildEnv is the children's environment: the names they inherit or
+	// receive per call, and their PATH (also the only PATH programs are
+	// looked up in).
+	ChildEnv childenv.Config
+	// MaxConcurrent is how many calls run at once; further calls wait.
+	MaxConcurrent int
+	// Advertised is what the tool descriptions list; the policy decides.
+	Advertised Allowlist
+	// SandboxMode is the configured confinement ("off", "limits",
+	// "landlock"), recorded in every audit record.
+	SandboxMode string
 	// Launcher, when not nil, starts every child through the sandbox
 	// launcher (rlimits, no_new_privs, Landlock).
 	Launcher *sandbox.Launcher
+	Policy   *policy.Policy
+	Audit    *audit.Logger
+	Log      *slog.Logger
+	Version  string
+	// ExtraEnv returns environment entries added to a call's child
+	// environment for the given stages (e.g. git hardening); may be nil.
+	ExtraEnv func(stages [][]string) []string
+}
+
+// Limits bound every call.
+type Limits struct {
+	// DefaultTimeout applies when a call gives none; MaxTimeout clamps
+	// what a call asks for.
+	DefaultTimeout, MaxTimeout time.Duration
+	// OutputLimit is the cap in bytes per stream (stdout, stderr).
+	OutputLimit int64
+}
+
+// Allowlist is the allowlist as the operator wrote it: program names and
+// pattern sources.
+type Allowlist struct {
+	Commands, Patterns []string
 }
 
 // Server is the MCP server with its tools registered.
@@ -43,14 +76,11 @@ type Server struct {
 	sem  chan struct{}
 	mcp  *mcp.Server
 	// base is cancelled by Shutdown: every running call's process group is
-	// then terminated. Each running call holds calls for reading, so
-	// Shutdown's write lock waits for them.
+	// then terminated.
 	base     context.Context
 	shutdown context.CancelFunc
-	calls    sync.RWMutex
-	// drained is closed once every call has ended after Shutdown.
-	drainOnce sync.Once
-	drained   chan struct{}
+	// gate admits calls until Shutdown, which then waits for them.
+	gate gate
 }
 
 // New builds the server and registers its tools. It returns an error if a
@@ -59,7 +89,7 @@ func New(o Options) (s *Server, err error) {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	s = &Server{opts: o, sem: make(chan struct{}, o.Config.MaxConcurrent)}
+	s = &Server{opts: o, sem: make(chan struct{}, o.MaxConcurrent)}
 	s.base, s.shutdown = context.WithCancel(context.Background())
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Hardened shell command executor", Version: o.Version},
 		&mcp.ServerOptions{
@@ -77,24 +107,24 @@ func New(o Options) (s *Server, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("server: output schema: %w", err)
 	}
-	if o.Config.HasTool("shell_execute") {
+	if slices.Contains(o.Tools, "shell_execute") {
 		if err := s.addShellExecute(out); err != nil {
 			return nil, err
 		}
 	}
-	if o.Config.HasTool("execute_command") {
+	if slices.Contains(o.Tools, "execute_command") {
 		eout, err := jsonschema.For[ExecOutput](nil)
 		if err != nil {
 			return nil, fmt.Errorf("server: output schema: %w", err)
 		}
-		err = addTool(s.mcp, &mcp.Tool{
+		err = addTool(s, &mcp.Tool{
 			Name:         "execute_command",
 			Title:        "Run one program",
 			Description:  s.description("Execute one program with an explicit argv (program + args), without a shell; every argument is data (\"|\", \">\" and \";\" included). A non-zero exit or a timeout is a normal result."),
 			InputSchema:  execInputSchema(),
 			OutputSchema: eout,
 			Annotations:  annotations("Run one program"),
-		}, s.executeCommand)
+		}, execTool)
 		if err != nil {
 			return nil, err
 		}
@@ -114,14 +144,14 @@ func annotations(title string) *mcp.ToolAnnotations {
 }
 
 func (s *Server) addShellExecute(out *jsonschema.Schema) error {
-	return addTool(s.mcp, &mcp.Tool{
+	return addTool(s, &mcp.Tool{
 		Name:         "shell_execute",
 		Title:        "Run a command",
 		Description:  s.description("Execute a command given as an argv array (no shell: quotes, globs, $VARS and ; mean nothing). Pipelines: [\"ls\",\"|\",\"wc\",\"-l\"]. Redirection inside the working directory: [\"sort\",\"in.txt\",\">\",\"out.txt\"]."),
 		InputSchema:  shellInputSchema(),
 		OutputSchema: out,
 		Annotations:  annotations("Run a command"),
-	}, s.shellExecute)
+	}, shellTool)
 }
 
 // MCP returns the go-sdk server, for transports.
@@ -131,13 +161,12 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 // SIGKILL), then waits until those calls have been reaped and audited, or
 // ctx is done. Calls that start afterwards are cancelled at once.
 func (s *Server) Shutdown(ctx context.Context) error {
+	s.gate.close()
 	s.shutdown()
-	s.drainOnce.Do(func() {
-		s.drained = make(chan struct{})
-		go func() { s.calls.Lock(); close(s.drained) }()
-	})
+	drained := make(chan struct{})
+	go func() { s.gate.wait(); close(drained) }()
 	select {
-	case <-s.drained:
+	case <-drained:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
@@ -147,30 +176,40 @@ func (s *Server) Shutdown(ctx context.Context) error {
 func ptr[T any](v T) *T { return &v }
 
 // description is a tool's description: what it does (lead), then the
-// allowlist, patterns and limits in force, sorted so it is stable.
+// allowlist (sorted, so it is stable), the patterns in the operator's
+// order and the limits in force.
 func (s *Server) description(lead string) string {
-	c := s.opts.Config
+	a, l := s.opts.Advertised, s.opts.Limits
 	var b strings.Builder
 	b.WriteString(lead + "\n")
-	fmt.Fprintf(&b, "Allowed commands: %s\n", strings.Join(c.Commands, ", "))
-	if len(c.PatternSources) > 0 {
-		fmt.Fprintf(&b, "Allowed patterns: %s\n", strings.Join(c.PatternSources, ", "))
+	fmt.Fprintf(&b, "Allowed commands: %s\n", strings.Join(slices.Sorted(slices.Values(a.Commands)), ", "))
+	if len(a.Patterns) > 0 {
+		fmt.Fprintf(&b, "Allowed patterns: %s\n", strings.Join(a.Patterns, ", "))
 	}
 	fmt.Fprintf(&b, "Default timeout: %ds; maximum timeout: %ds; output cap: %d bytes\n",
-		int(c.DefaultTimeout.Seconds()), int(c.MaxTimeout.Seconds()), c.OutputLimit)
+		int(l.DefaultTimeout.Seconds()), int(l.MaxTimeout.Seconds()), l.OutputLimit)
 	b.WriteString("Options that run other programs or write outside the working directory are refused (e.g. find -exec, sort -o, tar --to-command, git -c).")
 	return b.String()
 }
 
-// callState carries one call's audit record from the handler to the
-// middleware, which writes it: exactly one record per tools/call.
+// callState carries one call from the middleware to the handler and back:
+// the handler reports the call and its outcome, the middleware writes the
+// record. Exactly one record per tools/call.
 type callState struct {
-	rec     audit.Record
-	written bool
+	start time.Time
+	call  call
+	// reported is set once a handler has reported an outcome; a call
+	// without one never reached a handler.
+	reported bool
+	outcome  outcome
 }
+
+func (st *callState) report(o outcome) { st.outcome, st.reported = o, true }
 
 type callKey struct{}
 
+// stateFrom returns the call's state, or a throwaway one when the handler
+// runs without the middleware (tests).
 func stateFrom(ctx context.Context) *callState {
 	st, _ := ctx.Value(callKey{}).(*callState)
 	if st == nil {
@@ -179,50 +218,56 @@ func stateFrom(ctx context.Context) *callState {
 	return st
 }
 
-// auditMiddleware wraps tools/call: it recovers handler panics into tool
-// errors and writes the call's audit record, also for calls the handler
-// never saw (schema failures).
+// auditMiddleware wraps tools/call: it admits the call through the
+// shutdown gate, recovers handler panics into tool errors and writes the
+// call's audit record, also for calls no handler saw (protocol errors).
+// It never rewrites a handler's result.
 func (s *Server) auditMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
 		if method != "tools/call" {
 			return next(ctx, method, req)
 		}
-		st := &callState{}
-		st.rec.Time = time.Now()
-		if ctr, ok := req.(*mcp.CallToolRequest); ok && ctr.Params != nil {
-			st.rec.Tool = ctr.Params.Name
+		st := &callState{start: time.Now(), call: call{tool: toolName(req)}}
+		if s.gate.enter() {
+			defer s.gate.leave() // after the record below is written
 		}
 		ctx = context.WithValue(ctx, callKey{}, st)
 		defer func() {
 			if r := recover(); r != nil {
-				s.opts.Log.Error("panic in tool handler", "panic", r, "stack", string(debug.Stack()))
-				st.rec.ResultType, st.rec.ErrorType = "server_error", "panic"
-				st.rec.Reason = fmt.Sprint("internal error: ", r)
-				res, err = errorResult("Error executing command: internal server error; the call was not completed"), nil
+				res, err = s.recovered(st, r), nil
 			}
-			s.finishAudit(ctx, st, res, err)
+			s.writeAudit(ctx, st, err)
 		}()
 		return next(ctx, method, req)
 	}
 }
 
-func (s *Server) finishAudit(ctx context.Context, st *callState, res mcp.Result, err error) {
-	if st.rec.ResultType == "" {
-		st.rec.ResultType = "invalid_request"
-		switch {
-		case err != nil:
-			st.rec.Reason, st.rec.ErrorType = err.Error(), "protocol_error"
-		default:
-			if ctr, ok := res.(*mcp.CallToolResult); ok && ctr.IsError {
-				st.rec.Reason, st.rec.ErrorType = resultText(ctr), "invalid_arguments"
-				explainInvalid(ctr)
-			}
-		}
+func toolName(req mcp.Request) string {
+	if ctr, ok := req.(*mcp.CallToolRequest); ok && ctr.Params != nil {
+		return ctr.Params.Name
 	}
-	if st.rec.Duration == 0 {
-		st.rec.Duration = time.Since(st.rec.Time)
+	return ""
+}
+
+// recovered turns a handler panic into the outcome and the client's
+// result; the panic value goes to the diagnostic log, not to the client.
+func (s *Server) recovered(st *callState, r any) *mcp.CallToolResult {
+	s.opts.Log.Error("panic in tool handler", "panic", r, "stack", string(debug.Stack()))
+	// Keep what the handler resolved before it panicked.
+	st.outcome.kind, st.outcome.err = panicked, fmt.Errorf("internal error: %v", r)
+	st.reported = true
+	return errorResult("Error executing command: internal server error; the call was not completed")
+}
+
+// writeAudit writes st's record. A call no handler reported on was
+// answered by the SDK itself: err is its protocol error.
+func (s *Server) writeAudit(ctx context.Context, st *callState, err error) {
+	o := st.outcome
+	if !st.reported {
+		o = outcome{kind: protocolErr, err: err}
 	}
-	s.opts.Audit.Log(ctx, st.rec)
+	o.start, o.elapsed = st.start, time.Since(st.start)
+	s.opts.Audit.Log(ctx, auditRecord(st.call, o))
 }
 
 func errorResult(text string) *mcp.CallToolResult {
@@ -237,13 +282,4 @@ func resultText(r *mcp.CallToolResult) string {
 		}
 	}
 	return strings.Join(parts, "\n")
-}
-
-// explainInvalid rewrites the SDK's argument-validation text for the model:
-// the reference's "Input validation error:" prefix, the SDK's detail kept,
-// and a reminder of the expected shape.
-func explainInvalid(r *mcp.CallToolResult) {
-	detail := strings.TrimPrefix(resultText(r), `validating "arguments": `)
-	r.Content = []mcp.Content{&mcp.TextContent{Text: "Input validation error: " + detail +
-		` (expected {"command": ["program", "arg", ...]} with optional "stdin", "directory", "timeout" (integer seconds >= 1), "envs"; execute_command takes "program", "args", "cwd", "timeout_ms" (1..600000), "stdin")`}}
 }

@@ -7,44 +7,64 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/audit"
-	"github.com/seed-b63acb1b/mcp-shell-server/config"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 	"github.com/seed-b63acb1b/mcp-shell-server/runner"
 )
 
-// newTestServer builds a server over cfg's environment with audit records
-// collected in the returned buffer.
-func newTestServer(t testing.TB, env map[string]string) (*Server, *bytes.Buffer) {
+// testOptions are the options the default configuration gives, allowing
+// commands, with a fresh allowed directory.
+func testOptions(t testing.TB, commands ...string) Options {
 	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := config.LoadFrom(env, []string{dir})
-	if err != nil {
-		t.Fatal(err)
+	return Options{
+		Limits:      Limits{DefaultTimeout: 30 * time.Second, MaxTimeout: 300 * time.Second, OutputLimit: 1 << 20},
+		AllowedDirs: []string{dir}, Tools: []string{"shell_execute"}, MaxConcurrent: 16, SandboxMode: "off",
+		Policy:     policy.FromSettings(policy.Settings{Commands: commands}),
+		Advertised: Allowlist{Commands: commands},
 	}
+}
+
+// newServer builds a server from o with audit records collected in the
+// returned buffer.
+func newServer(t testing.TB, o Options) (*Server, *bytes.Buffer) {
+	t.Helper()
 	var buf bytes.Buffer
-	s, err := New(Options{Config: cfg, Policy: policy.FromSettings(cfg.PolicySettings()), Audit: audit.New(&buf)})
+	o.Audit = audit.New(&buf)
+	s, err := New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s, &buf
 }
 
+// newTestServer is newServer(testOptions(commands)).
+func newTestServer(t testing.TB, commands ...string) (*Server, *bytes.Buffer) {
+	t.Helper()
+	return newServer(t, testOptions(t, commands...))
+}
+
 func connect(t testing.TB, s *Server) *mcp.ClientSession {
+	t.Helper()
+	return connectWith(t, s, nil)
+}
+
+func connectWith(t testing.TB, s *Server, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
 	st, ct := mcp.NewInMemoryTransports()
 	ctx := context.Background()
 	if _, err := s.MCP().Connect(ctx, st, nil); err != nil {
 		t.Fatal(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(ctx, ct, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, opts).Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,30 +89,32 @@ func records(t *testing.T, buf *bytes.Buffer) []map[string]any {
 }
 
 func TestOneAuditRecordPerCall(t *testing.T) {
-	s, buf := newTestServer(t, map[string]string{"ALLOW_COMMANDS": "echo"})
+	t.Parallel()
+	s, buf := newTestServer(t, "echo")
 	cs := connect(t, s)
 	calls := []struct {
+		tool string
 		args map[string]any
-		want string
+		want audit.Result
+		kind audit.ErrorKind
 	}{
-		{map[string]any{"command": []string{"echo", "hi"}}, "success"},
-		{map[string]any{"command": []string{"rm", "x"}}, "rejected"},
-		{map[string]any{"command": "echo"}, "invalid_request"},
-		{map[string]any{"command": []string{"echo"}, "bogus": true}, "invalid_request"},
-		{map[string]any{"command": []string{"echo"}, "directory": "/"}, "rejected"},
+		{"shell_execute", map[string]any{"command": []string{"echo", "hi"}}, audit.Success, ""},
+		{"shell_execute", map[string]any{"command": []string{"rm", "x"}}, audit.Rejected, ""},
+		{"shell_execute", map[string]any{"command": "echo"}, audit.InvalidRequest, audit.KindInvalidArguments},
+		{"shell_execute", map[string]any{"command": []string{"echo"}, "bogus": true}, audit.InvalidRequest, audit.KindInvalidArguments},
+		{"shell_execute", map[string]any{"command": []string{"echo"}, "directory": "/"}, audit.Rejected, ""},
+		{"no_such_tool", map[string]any{}, audit.InvalidRequest, audit.KindProtocol},
 	}
 	for _, c := range calls {
-		if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "shell_execute", Arguments: c.args}); err != nil {
-			t.Fatal(err)
-		}
+		cs.CallTool(context.Background(), &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
 	}
 	recs := records(t, buf)
 	if len(recs) != len(calls) {
 		t.Fatalf("%d audit records for %d calls", len(recs), len(calls))
 	}
 	for i, c := range calls {
-		if recs[i]["result_type"] != c.want {
-			t.Errorf("call %d %v: result_type %v, want %s", i, c.args, recs[i]["result_type"], c.want)
+		if recs[i]["result_type"] != string(c.want) || recs[i]["error_type"] != nonEmpty(string(c.kind)) {
+			t.Errorf("call %d %v: result_type %v error_type %v, want %s %q", i, c.args, recs[i]["result_type"], recs[i]["error_type"], c.want, c.kind)
 		}
 	}
 	if recs[1]["rule"] != string(policy.CodeNotAllowed) || !strings.Contains(recs[1]["rejection_reason"].(string), "rm") {
@@ -100,8 +122,38 @@ func TestOneAuditRecordPerCall(t *testing.T) {
 	}
 }
 
+// nonEmpty is s, or nil for "": how an absent JSON field decodes.
+func nonEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// TestSchemaErrorText pins the client's text for arguments that fail the
+// schema: the reference's prefix, the validator's detail, the reminder.
+func TestSchemaErrorText(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, "echo")
+	cs := connect(t, s)
+	const shape = ` (expected {"command": ["program", "arg", ...]} with optional "stdin", "directory", "timeout" (integer seconds >= 1), "envs"; execute_command takes "program", "args", "cwd", "timeout_ms" (1..600000), "stdin")`
+	for _, tt := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"command": "echo"}, `Input validation error: validating root: validating /properties/command: type: echo has type "string", want "array"` + shape},
+		{map[string]any{"command": []string{"echo"}, "bogus": true}, `Input validation error: validating root: unexpected additional properties ["bogus"]` + shape},
+	} {
+		r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "shell_execute", Arguments: tt.args})
+		if err != nil || !r.IsError || resultText(r) != tt.want {
+			t.Errorf("%v: err %v, text\n%s\nwant\n%s", tt.args, err, resultText(r), tt.want)
+		}
+	}
+}
+
 func TestPanicBecomesToolError(t *testing.T) {
-	s, buf := newTestServer(t, map[string]string{"ALLOW_COMMANDS": "echo"})
+	t.Parallel()
+	s, buf := newTestServer(t, "echo")
 	h := s.auditMiddleware(func(context.Context, string, mcp.Request) (mcp.Result, error) { panic("boom") })
 	res, err := h(context.Background(), "tools/call", &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "shell_execute"}})
 	if err != nil {
@@ -112,34 +164,70 @@ func TestPanicBecomesToolError(t *testing.T) {
 		t.Fatalf("result %+v: want a tool error that hides the panic value", res)
 	}
 	recs := records(t, buf)
-	if len(recs) != 1 || recs[0]["result_type"] != "server_error" {
+	if len(recs) != 1 || recs[0]["result_type"] != string(audit.ServerError) || recs[0]["error_type"] != string(audit.KindPanic) {
 		t.Fatalf("audit %v", recs)
 	}
 }
 
-func TestShutdownCancelsRunningCalls(t *testing.T) {
-	s, _ := newTestServer(t, map[string]string{"ALLOW_COMMANDS": "sleep"})
-	cs := connect(t, s)
+// TestShutdownTerminatesRunningCalls: Shutdown kills a running call's
+// process group and returns only once the call has been audited.
+func TestShutdownTerminatesRunningCalls(t *testing.T) {
+	t.Parallel()
+	s, buf := newTestServer(t, "sleep")
+	running := make(chan struct{}, 1)
+	cs := connectWith(t, s, &mcp.ClientOptions{ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) {
+		select {
+		case running <- struct{}{}:
+		default:
+		}
+	}})
 	done := make(chan *mcp.CallToolResult, 1)
 	go func() {
-		r, _ := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "shell_execute", Arguments: map[string]any{"command": []string{"sleep", "30"}}})
+		params := &mcp.CallToolParams{Name: "shell_execute", Arguments: map[string]any{"command": []string{"sleep", "30"}}}
+		params.SetProgressToken("p")
+		r, _ := cs.CallTool(context.Background(), params)
 		done <- r
 	}()
-	// Shutdown must wait for a call that is already running; one that
-	// starts after it is cancelled at once. Either way the call ends.
+	<-running // the first progress notification: the child has started
 	if err := s.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
+	}
+	recs := records(t, buf) // written before Shutdown returned
+	if len(recs) != 1 || recs[0]["result_type"] != string(audit.Cancelled) {
+		t.Fatalf("audit at Shutdown's return: %v", recs)
+	}
+	if r := <-done; r == nil || !r.IsError || !strings.Contains(resultText(r), "cancelled") {
+		t.Fatalf("running call after Shutdown: %+v", r)
 	}
 	if err := s.Shutdown(context.Background()); err != nil {
 		t.Fatalf("second Shutdown: %v", err)
 	}
-	if r := <-done; r == nil || !r.IsError {
-		t.Fatalf("call after shutdown: %+v", r)
+}
+
+// TestCallsAfterShutdownAreCancelledAtOnce: nothing starts once Shutdown
+// has begun, and the refusal is still audited.
+func TestCallsAfterShutdownAreCancelledAtOnce(t *testing.T) {
+	t.Parallel()
+	s, buf := newTestServer(t, "sleep")
+	cs := connect(t, s)
+	if err := s.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "shell_execute", Arguments: map[string]any{"command": []string{"sleep", "30"}}})
+	if err != nil || !r.IsError || !strings.Contains(resultText(r), "cancelled") {
+		t.Fatalf("call after Shutdown: %v %+v", err, r)
+	}
+	recs := records(t, buf)
+	if len(recs) != 1 || recs[0]["result_type"] != string(audit.Cancelled) || recs[0]["error"] != "the server is shutting down" || recs[0]["stdout_bytes"] != 0.0 {
+		t.Fatalf("audit %v", recs)
 	}
 }
 
 func TestDescriptionIsSortedAndStable(t *testing.T) {
-	s, _ := newTestServer(t, map[string]string{"ALLOW_COMMANDS": "zz,aa,mm", "ALLOW_PATTERNS": "x[0-9]"})
+	t.Parallel()
+	o := testOptions(t)
+	o.Advertised = Allowlist{Commands: []string{"zz", "aa", "mm"}, Patterns: []string{"x[0-9]"}}
+	s, _ := newServer(t, o)
 	d := s.description("lead")
 	if !strings.Contains(d, "Allowed commands: aa, mm, zz") || !strings.Contains(d, "Allowed patterns: x[0-9]") || !strings.Contains(d, "output cap: 1048576 bytes") {
 		t.Errorf("description %q", d)
@@ -147,6 +235,7 @@ func TestDescriptionIsSortedAndStable(t *testing.T) {
 }
 
 func TestOverlayHardeningWins(t *testing.T) {
+	t.Parallel()
 	got := overlay([]string{"GIT_PAGER=less", "LANG=C", "PATH=/bin"}, []string{"GIT_PAGER=cat", "GIT_PROXY_COMMAND="})
 	want := []string{"LANG=C", "PATH=/bin", "GIT_PAGER=cat", "GIT_PROXY_COMMAND="}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
@@ -155,6 +244,7 @@ func TestOverlayHardeningWins(t *testing.T) {
 }
 
 func TestPrefixChars(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		text string
 		n    int
@@ -169,7 +259,8 @@ func TestPrefixChars(t *testing.T) {
 // TestAuditRedactsCredentials follows bugreport br-30: the child gets the
 // argv unchanged, the audit record masks credentials.
 func TestAuditRedactsCredentials(t *testing.T) {
-	s, buf := newTestServer(t, map[string]string{"ALLOW_COMMANDS": "echo"})
+	t.Parallel()
+	s, buf := newTestServer(t, "echo")
 	cs := connect(t, s)
 	args := []string{"echo", "https://user:s3cr3t-value@git.example.invalid/org/repo.git", "telegram.token=abc123", "Bearer eyJhbGciOi"}
 	r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "shell_execute", Arguments: map[string]any{"command": args}})
@@ -193,6 +284,7 @@ func TestAuditRedactsCredentials(t *testing.T) {
 // TestOutputsMatchTheirSchemas stands in for the validation pass the typed
 // SDK registration would run on every call (addTool skips it).
 func TestOutputsMatchTheirSchemas(t *testing.T) {
+	t.Parallel()
 	code, sig := 0, "SIGKILL"
 	shell, err := shellOutputSchema()
 	if err != nil {

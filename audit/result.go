@@ -1,0 +1,63 @@
+package audit
+
+// Result is a record's result_type: how the call ended. The list below is
+// the whole vocabulary; a consumer of the log can switch on it.
+type Result string
+
+// Results.
+const (
+	// Success: every stage exited (with any status); the exit code says
+	// how.
+	Success Result = "success"
+	// Rejected: a rule refused the call before any process started (Rule
+	// names it).
+	Rejected Result = "rejected"
+	// Timeout: the call's timeout expired and its process group was killed.
+	Timeout Result = "timeout"
+	// OutputCap: a stream passed the output limit and the group was killed.
+	OutputCap Result = "output_cap"
+	// Cancelled: the client cancelled the call or the server shut down,
+	// before or while it ran.
+	Cancelled Result = "cancelled"
+	// ProcessError: the pipeline could not be started (ErrorKind launch or
+	// redirect).
+	ProcessError Result = "process_error"
+	// InvalidRequest: the request never reached the policy (ErrorKind
+	// invalid_arguments or protocol).
+	InvalidRequest Result = "invalid_request"
+	// ServerError: the server failed while handling the call (ErrorKind
+	// panic or internal).
+	ServerError Result = "server_error"
+	// Unauthorized: an HTTP request was refused before MCP saw it
+	// (ErrorKind token or origin).
+	Unauthorized Result = "unauthorized"
+)
+
+// ErrorKind is a record's error_type: a stable name for what failed, for
+// results that carry an error. Go type names never reach the log: they
+// change with refactoring and say nothing to an operator.
+type ErrorKind string
+
+// Error kinds.
+const (
+	// KindLaunch: a stage could not start (program not found in the child
+	// PATH, pipe or fork/exec failure, the sandbox launcher's report).
+	KindLaunch ErrorKind = "launch"
+	// KindRedirect: the "<" or ">" file could not be opened when the run
+	// began.
+	KindRedirect ErrorKind = "redirect"
+	// KindInvalidArguments: the arguments failed the tool's input schema.
+	KindInvalidArguments ErrorKind = "invalid_arguments"
+	// KindProtocol: the MCP layer answered without running a tool handler
+	// (unknown tool, malformed parameters).
+	KindProtocol ErrorKind = "protocol"
+	// KindPanic: a tool handler panicked; the client got a generic error.
+	KindPanic ErrorKind = "panic"
+	// KindInternal: the server could not encode its own result.
+	KindInternal ErrorKind = "internal"
+	// KindToken: an HTTP request had no valid bearer token (401).
+	KindToken ErrorKind = "token"
+	// KindOrigin: an HTTP request's Host or Origin header was refused
+	// (DNS-rebinding or cross-origin protection, 403).
+	KindOrigin ErrorKind = "origin"
+)

@@ -1,0 +1,156 @@
+package server
+
+import (
+	"strings"
+	"time"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/audit"
+	"github.com/seed-b63acb1b/mcp-shell-server/policy"
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
+	"github.com/seed-b63acb1b/mcp-shell-server/runner"
+)
+
+// kind is which way a call ended. The zero kind is no outcome at all, so
+// an outcome nobody filled in cannot pass for a run.
+type kind int
+
+const (
+	// ran: the pipeline started; outcome.run says how it ended.
+	ran kind = iota + 1
+	// refused: a request check or the policy refused the call before
+	// anything started; err is a *refusal.Rejection.
+	refused
+	// notStarted: the call was cancelled before it started (the server is
+	// shutting down, or the client cancelled while it waited for a slot);
+	// reason says which.
+	notStarted
+	// launchFailed: the pipeline could not start; err is the runner's
+	// (*runner.LaunchError, or a *refusal.Rejection from opening a
+	// redirection).
+	launchFailed
+	// invalidArgs: the arguments failed the tool's input schema; err is
+	// the validation error.
+	invalidArgs
+	// protocolErr: the SDK answered without running a tool handler; err is
+	// its error.
+	protocolErr
+	// panicked: a tool handler panicked; err carries the panic value.
+	panicked
+	// unencodable: the structured result could not be marshalled.
+	unencodable
+)
+
+// outcome is what happened to one call, as the handler saw it, plus the
+// timings the middleware adds. The client's result and the audit record
+// are both derived from it.
+type outcome struct {
+	kind kind
+	err  error
+	// reason says why a notStarted call did not start.
+	reason string
+	// spec is what prepare resolved (limits, timeout), also when it then
+	// refused; nil when the call never reached prepare.
+	spec *runner.Spec
+	// dir is the pinned working directory, or "" when none was opened.
+	dir string
+	// plan is the policy's approval; nil unless the policy approved.
+	plan *policy.Plan
+	// run is the runner's result (ran, launchFailed; a Cancelled result
+	// for notStarted).
+	run     runner.Result
+	sandbox sandboxInfo
+	// start is when the middleware saw the request, elapsed how long the
+	// handler took.
+	start   time.Time
+	elapsed time.Duration
+}
+
+// sandboxInfo is how children were to be confined: the configured mode
+// and the Landlock ABI applied (0 without Landlock).
+type sandboxInfo struct {
+	mode string
+	abi  int
+}
+
+// withNotStarted turns o into a call cancelled before it started.
+func (o outcome) withNotStarted(why string) outcome {
+	o.kind, o.reason, o.run = notStarted, why, runner.Result{Outcome: runner.Cancelled}
+	return o
+}
+
+// auditRecord is the one place a call becomes its audit record: what the
+// client asked (c) and what happened (o). It is pure, so every path is
+// table-tested (outcome_test.go).
+func auditRecord(c call, o outcome) audit.Record {
+	r := audit.Record{
+		Time: o.start, Duration: o.elapsed, Tool: c.tool, Argv: c.argv, Env: c.envs,
+		Directory: o.dir, Sandbox: o.sandbox.mode, SandboxABI: o.sandbox.abi,
+	}
+	if o.spec != nil {
+		r.Timeout, r.OutputLim = o.spec.Timeout, o.spec.OutputLimit
+	}
+	if p := o.plan; p != nil {
+		r.Stages, r.Rule = len(p.Stages), strings.Join(p.Rules, ",")
+		r.Stdin, r.Stdout, r.Append = p.StdinFile != "", p.StdoutFile != "", p.StdoutAppend
+	}
+	r.ResultType, r.ErrorKind = o.classify()
+	if o.kind == ran || o.kind == launchFailed {
+		// The runner's own clock: it excludes the wait for a slot.
+		r.Duration = o.run.Duration
+		r.StdoutN, r.StderrN = o.run.StdoutBytes, o.run.StderrBytes
+		r.ReturnCode, r.Signal = o.run.ExitCode, o.run.Signal
+	}
+	r.Reason = o.reason
+	if o.err != nil {
+		r.Reason = o.err.Error()
+	}
+	if rj := refusal.As(o.err); rj != nil {
+		r.ReasonArg = rj.Arg
+		if o.kind == refused {
+			r.Rule = string(rj.Code)
+		}
+	}
+	return r
+}
+
+// classify is the outcome's result_type and error_type.
+func (o outcome) classify() (audit.Result, audit.ErrorKind) {
+	switch o.kind {
+	case ran:
+		return resultOf(o.run.Outcome), ""
+	case refused:
+		return audit.Rejected, ""
+	case notStarted:
+		return audit.Cancelled, ""
+	case launchFailed:
+		if refusal.As(o.err) != nil {
+			return audit.ProcessError, audit.KindRedirect
+		}
+		return audit.ProcessError, audit.KindLaunch
+	case invalidArgs:
+		return audit.InvalidRequest, audit.KindInvalidArguments
+	case protocolErr:
+		return audit.InvalidRequest, audit.KindProtocol
+	case panicked:
+		return audit.ServerError, audit.KindPanic
+	}
+	// unencodable, and an outcome no path filled in.
+	return audit.ServerError, audit.KindInternal
+}
+
+// resultOf maps how a started run ended onto the audit vocabulary.
+func resultOf(o runner.Outcome) audit.Result {
+	switch o {
+	case runner.Success:
+		return audit.Success
+	case runner.TimedOut:
+		return audit.Timeout
+	case runner.OutputCapped:
+		return audit.OutputCap
+	case runner.Cancelled:
+		return audit.Cancelled
+	case runner.ProcessError:
+		return audit.ProcessError
+	}
+	return audit.ServerError
+}
