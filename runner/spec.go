@@ -53,8 +53,11 @@ type Spec struct {
 	Sandbox *sandbox.Launcher
 }
 
-// DefaultKillGrace is the pause between SIGTERM and SIGKILL.
-const DefaultKillGrace = 500 * time.Millisecond
+// DefaultKillGrace is the pause between SIGTERM and SIGKILL. It is short
+// so that a cancelled call's processes are gone within about 200 ms even
+// when they ignore SIGTERM (a client that cancels is waiting), yet long
+// enough for git or a compiler to remove lock and temporary files.
+const DefaultKillGrace = 150 * time.Millisecond
 
 // StageStatus is how one pipeline stage ended.
 type StageStatus struct {

@@ -14,14 +14,6 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
-// killGrace is the pause between SIGTERM and SIGKILL to a call's process
-// group, overriding runner.DefaultKillGrace for every MCP call. It is
-// shorter so that a cancelled call's processes are gone within about
-// 200 ms even when they ignore SIGTERM (a client that cancels is waiting),
-// yet long enough for git or a compiler to remove lock and temporary
-// files.
-const killGrace = 150 * time.Millisecond
-
 // call is one tool call in the terms both tools share.
 type call struct {
 	tool    string   // the tool's name
@@ -98,7 +90,7 @@ func (s *Server) sandbox() sandboxInfo {
 // pinned working directory, when not nil, must be closed after the run.
 func (s *Server) prepare(c call) (*runner.Spec, *policy.Plan, error) {
 	l := s.opts.Limits
-	spec := &runner.Spec{OutputLimit: l.OutputLimit, Timeout: l.DefaultTimeout, DrainPastLimit: c.drain, KillGrace: killGrace, Sandbox: s.opts.Launcher}
+	spec := &runner.Spec{OutputLimit: l.OutputLimit, Timeout: l.DefaultTimeout, DrainPastLimit: c.drain, Sandbox: s.opts.Launcher}
 	if c.timeout != nil {
 		spec.Timeout = min(*c.timeout, l.MaxTimeout)
 	}
