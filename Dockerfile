@@ -3,9 +3,13 @@
 # outside the mounted workspace; audit goes to stderr unless configured).
 #
 #   docker build -t mcp-shell-server .
-#   docker run --rm -i --read-only --tmpfs /tmp -v "$PWD:/workspace" \
-#     --env-file deploy/example.env mcp-shell-server
-FROM golang:1.26-bookworm AS build
+#   docker run --rm -i --init --read-only --tmpfs /tmp --user "$(id -u):$(id -g)" \
+#     -v "$PWD:/workspace" --env-file deploy/example.env mcp-shell-server
+# Base images are pinned to exact releases. To pin by digest as well (do it
+# where a registry is reachable, and update both lines together):
+#   docker buildx imagetools inspect golang:1.26.8-bookworm --format '{{.Manifest.Digest}}'
+#   then write FROM golang:1.26.8-bookworm@sha256:<digest>
+FROM golang:1.26.8-bookworm AS build
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
@@ -24,6 +28,10 @@ COPY --from=build /out/mcp-shell-server /usr/local/bin/mcp-shell-server
 USER 10001:10001
 WORKDIR /workspace
 ENV MCP_SHELL_ALLOWED_DIRECTORIES=/workspace
+# Inside a container the loopback address is unreachable from outside it:
+# with MCP_SHELL_TRANSPORT=http the server listens on every address of the
+# container (a bearer token is required whatever the address).
+ENV MCP_SHELL_HTTP_ADDR=0.0.0.0:8080
 EXPOSE 8080
 # With MCP_SHELL_TRANSPORT=http, probe GET /healthz from the orchestrator
 # (the slim image has no HTTP client for a HEALTHCHECK of its own).
