@@ -16,7 +16,7 @@ func lookup(m map[string]string) func(string) (string, bool) {
 
 func TestBuild(t *testing.T) {
 	parent := map[string]string{
-		"PATH": "/parent/bin:/usr/bin", "HOME": "/home/u", "LANG": "C.UTF-8",
+		"PATH": "/parent/bin:/usr/bin", "HOME": "/home/u", "TZ": "UTC",
 		"SECRET_TOKEN": "s3cr3t", "MCPGODEBUG": "x=1", "LD_PRELOAD": "/evil.so", "EMPTY": "",
 	}
 	tests := []struct {
@@ -43,28 +43,28 @@ func TestBuild(t *testing.T) {
 			overrides: map[string]string{"PATH": ""}, want: []string{"PATH="}},
 		{name: "delegated PATH absent falls back to safe path", cfg: Config{Allowlist: []string{"PATH"}, SafePath: "/safe"},
 			parent: map[string]string{}, want: []string{"PATH=/safe"}},
-		{name: "allowlisted names inherited, sorted", cfg: Config{Allowlist: []string{"LANG", "HOME", "EMPTY", "ABSENT"}}, parent: parent,
-			want: []string{"EMPTY=", "HOME=/home/u", "LANG=C.UTF-8", "PATH=" + DefaultPath}},
-		{name: "override wins over parent", cfg: Config{Allowlist: []string{"LANG"}}, parent: parent,
-			overrides: map[string]string{"LANG": "C"}, want: []string{"LANG=C", "PATH=" + DefaultPath}},
+		{name: "allowlisted names inherited, sorted", cfg: Config{Allowlist: []string{"TZ", "HOME", "EMPTY", "ABSENT"}}, parent: parent,
+			want: []string{"EMPTY=", "HOME=/home/u", "TZ=UTC", "PATH=" + DefaultPath}},
+		{name: "override wins over parent", cfg: Config{Allowlist: []string{"TZ"}}, parent: parent,
+			overrides: map[string]string{"TZ": "C"}, want: []string{"TZ=C", "PATH=" + DefaultPath}},
 		{name: "override of name absent in parent", cfg: Config{Allowlist: []string{"MY_TOOL_HOME"}}, parent: parent,
 			overrides: map[string]string{"MY_TOOL_HOME": "/t"}, want: []string{"MY_TOOL_HOME=/t", "PATH=" + DefaultPath}},
-		{name: "secrets not inherited", cfg: Config{Allowlist: []string{"LANG"}}, parent: parent,
-			want: []string{"LANG=C.UTF-8", "PATH=" + DefaultPath}},
+		{name: "secrets not inherited", cfg: Config{Allowlist: []string{"TZ"}}, parent: parent,
+			want: []string{"TZ=UTC", "PATH=" + DefaultPath}},
 		{name: "MCPGODEBUG never forwarded", cfg: Config{Allowlist: []string{"MCPGODEBUG"}}, parent: parent,
 			want: []string{"PATH=" + DefaultPath}},
 		{name: "MCPGODEBUG override refused", cfg: Config{Allowlist: []string{"MCPGODEBUG"}}, parent: parent,
 			overrides: map[string]string{"MCPGODEBUG": "1"}, wantErr: new(*NotAllowedError)},
-		{name: "override not allowlisted", cfg: Config{Allowlist: []string{"LANG"}}, parent: parent,
+		{name: "override not allowlisted", cfg: Config{Allowlist: []string{"TZ"}}, parent: parent,
 			overrides: map[string]string{"LD_PRELOAD": "./evil.so"}, wantErr: new(*NotAllowedError)},
-		{name: "override name with =", cfg: Config{Allowlist: []string{"LANG"}}, parent: parent,
-			overrides: map[string]string{"LANG=x": "y"}, wantErr: new(*NameError)},
+		{name: "override name with =", cfg: Config{Allowlist: []string{"TZ"}}, parent: parent,
+			overrides: map[string]string{"TZ=x": "y"}, wantErr: new(*NameError)},
 		{name: "override name with NUL", parent: parent,
 			overrides: map[string]string{"A\x00B": "y"}, wantErr: new(*NameError)},
 		{name: "override empty name", parent: parent,
 			overrides: map[string]string{"": "y"}, wantErr: new(*NameError)},
-		{name: "override value with NUL", cfg: Config{Allowlist: []string{"LANG"}}, parent: parent,
-			overrides: map[string]string{"LANG": "a\x00b"}, wantErr: new(*ValueError)},
+		{name: "override value with NUL", cfg: Config{Allowlist: []string{"TZ"}}, parent: parent,
+			overrides: map[string]string{"TZ": "a\x00b"}, wantErr: new(*ValueError)},
 		{name: "allowlist name invalid", cfg: Config{Allowlist: []string{"1BAD"}}, parent: parent, wantErr: new(*NameError)},
 		{name: "allowlist name with dash", cfg: Config{Allowlist: []string{"MY-VAR"}}, parent: parent, wantErr: new(*NameError)},
 	}
@@ -80,10 +80,27 @@ func TestBuild(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Build: %v", err)
 			}
-			if !slices.Equal(got, tt.want) {
+			if want := slices.Sorted(slices.Values(tt.want)); !slices.Equal(got, want) {
 				t.Errorf("Build = %q\nwant %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestBuildBase: HOME from the configuration, identity and locale from
+// the server, every other variable of the server's environment withheld.
+func TestBuildBase(t *testing.T) {
+	parent := map[string]string{"HOME": "/home/server", "USER": "u", "LOGNAME": "u", "LANG": "C.UTF-8", "LC_ALL": "", "TOKEN": "s"}
+	got, err := Build(Config{Home: "/home/child"}, lookup(parent), nil)
+	want := []string{"HOME=/home/child", "LANG=C.UTF-8", "LOGNAME=u", "PATH=" + DefaultPath, "USER=u"}
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("Build = %q, %v\nwant %q", got, err, want)
+	}
+	if got, _ := Build(Config{}, lookup(parent), nil); slices.ContainsFunc(got, func(kv string) bool { return strings.HasPrefix(kv, "HOME=") }) {
+		t.Errorf("no Home configured, yet %q", got)
+	}
+	if _, err := Build(Config{Home: "/h", Allowlist: []string{"HOME"}}, lookup(parent), map[string]string{"HOME": "/tmp/evil"}); err == nil {
+		t.Error("a per-call HOME was accepted")
 	}
 }
 
@@ -177,7 +194,7 @@ func FuzzBuild(f *testing.F) {
 		seen := map[string]bool{}
 		for _, kv := range env {
 			k, _, ok := strings.Cut(kv, "=")
-			if !ok || seen[k] || strings.IndexByte(kv, 0) >= 0 || (k != "PATH" && !slices.Contains(cfg.Allowlist, k)) || k == "MCPGODEBUG" {
+			if !ok || seen[k] || strings.IndexByte(kv, 0) >= 0 || (k != "PATH" && k != "LANG" && !slices.Contains(cfg.Allowlist, k)) || k == "MCPGODEBUG" {
 				t.Fatalf("bad entry %q in %q", kv, env)
 			}
 			seen[k] = true

@@ -3,9 +3,12 @@
 //
 // Contract (spec "Child process environment", seed 001):
 //
-//   - Build returns only PATH plus the names in the operator's allowlist
+//   - Build returns PATH, HOME (Config.Home: MCP_SHELL_CHILD_HOME, by
+//     default the server's HOME), USER, LOGNAME, LANG, LC_ALL and LC_CTYPE
+//     when the server has them, plus the names in the operator's allowlist
 //     (MCP_SHELL_CHILD_ENV_ALLOWLIST), sorted by name. Nothing else of the
-//     server's environment reaches a child; MCPGODEBUG (the MCP SDK's own
+//     server's environment reaches a child (TMPDIR is the call's private
+//     temporary directory, set by the runner where it makes one); MCPGODEBUG (the MCP SDK's own
 //     debug switch) is never forwarded even when allowlisted.
 //   - PATH precedence: 1. PATH allowlisted: the per-call override, else the
 //     parent's PATH, passed unchanged even when empty; 2. a nonblank

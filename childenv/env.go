@@ -28,6 +28,9 @@ type Config struct {
 	// SafePath is MCP_SHELL_SAFE_PATH; used exactly as configured when it is
 	// not blank (empty or whitespace only).
 	SafePath string
+	// Home is the children's HOME (MCP_SHELL_CHILD_HOME, by default the
+	// server's own); "" passes no HOME.
+	Home string
 }
 
 // NotAllowedError reports a per-call override whose name is not in the
@@ -89,7 +92,8 @@ func Build(cfg Config, parent func(string) (string, bool), overrides map[string]
 	if err := checkOverrides(overrides, allowed); err != nil {
 		return nil, err
 	}
-	vals := map[string]string{"PATH": childPath(cfg, allowed["PATH"], parent, overrides)}
+	vals := base(cfg, parent)
+	vals["PATH"] = childPath(cfg, allowed["PATH"], parent, overrides)
 	for name := range allowed {
 		if name == "PATH" {
 			continue

@@ -169,7 +169,7 @@ func serverOptions(cfg *config.Config) server.Options {
 		Limits:        server.Limits{DefaultTimeout: cfg.DefaultTimeout, MaxTimeout: cfg.MaxTimeout, OutputLimit: cfg.OutputLimit},
 		AllowedDirs:   cfg.AllowedDirs,
 		Tools:         cfg.Tools,
-		ChildEnv:      childenv.Config{Allowlist: cfg.ChildEnvAllowlist, SafePath: cfg.SafePath},
+		ChildEnv:      childenv.Config{Allowlist: cfg.ChildEnvAllowlist, SafePath: cfg.SafePath, Home: cfg.ChildHome},
 		MaxConcurrent: cfg.MaxConcurrent,
 		Advertised:    server.Allowlist{Commands: cfg.Commands, Patterns: cfg.PatternSources},
 		SandboxMode:   cfg.SandboxMode,

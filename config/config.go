@@ -48,6 +48,8 @@ type Config struct {
 	OutputLimit int64
 
 	ChildEnvAllowlist []string
+	// ChildHome is the children's HOME ("" = none).
+	ChildHome string
 	// SafePath is the child PATH (never blank: childenv.DefaultPath
 	// replaces a blank value).
 	SafePath string
@@ -117,12 +119,27 @@ func parse(lookup func(string) (string, bool), dirs []string, builtinAllowed boo
 			builtin = false
 		}
 	}
+	env.ChildHome = childHome(env.ChildHome, lookup)
 	return validate(env, dirs, builtin)
+}
+
+// childHome is MCP_SHELL_CHILD_HOME: unset or empty means the server's own
+// HOME, "none" means no HOME at all.
+func childHome(v string, lookup func(string) (string, bool)) string {
+	switch v = strings.TrimSpace(v); v {
+	case "":
+		home, _ := lookup("HOME")
+		return home
+	case "none":
+		return ""
+	}
+	return v
 }
 
 func validate(env Env, dirs []string, builtin bool) (*Config, error) {
 	cfg := &Config{
 		ChildEnvAllowlist:   env.ChildEnvAllowlist,
+		ChildHome:           env.ChildHome,
 		SafePath:            env.SafePath,
 		MaxConcurrent:       env.MaxConcurrent,
 		AuditLog:            strings.TrimSpace(env.AuditLog),
@@ -136,6 +153,9 @@ func validate(env Env, dirs []string, builtin bool) (*Config, error) {
 		if !filepath.IsAbs(entry) {
 			return nil, &Error{Var: "MCP_SHELL_SAFE_PATH", Problem: fmt.Sprintf("entry %q is not an absolute directory: an empty or relative entry would make programs in the working directory runnable", entry)}
 		}
+	}
+	if cfg.ChildHome != "" && !filepath.IsAbs(cfg.ChildHome) {
+		return nil, &Error{Var: "MCP_SHELL_CHILD_HOME", Problem: fmt.Sprintf("%q is not an absolute directory (or none)", cfg.ChildHome)}
 	}
 	steps := []func() error{
 		func() error { return cfg.setCommands(env, builtin) },

@@ -193,11 +193,12 @@ func TestEmptyMeansDefault(t *testing.T) {
 }
 
 // TestParseNeverTouchesTheEnvironment: Parse looks up only the variables
-// Env declares and leaves the process environment as it was.
+// Env declares (and HOME, the default of MCP_SHELL_CHILD_HOME) and leaves
+// the process environment as it was.
 func TestParseNeverTouchesTheEnvironment(t *testing.T) {
 	t.Parallel()
 	before := os.Environ()
-	declared := map[string]bool{}
+	declared := map[string]bool{"HOME": true}
 	for _, v := range variables() {
 		declared[v.name] = true
 	}
@@ -251,5 +252,32 @@ func TestFailClosedOnDangerousDelegation(t *testing.T) {
 	} {
 		_, err := Parse(LookupMap(tt.env), []string{dir})
 		expectVarError(t, tt.env, err, tt.bad)
+	}
+}
+
+func TestChildHome(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		env  map[string]string
+		want string
+		bad  bool
+	}{
+		{map[string]string{"HOME": "/home/u"}, "/home/u", false},
+		{map[string]string{"HOME": "/home/u", "MCP_SHELL_CHILD_HOME": "/srv/h"}, "/srv/h", false},
+		{map[string]string{"HOME": "/home/u", "MCP_SHELL_CHILD_HOME": "none"}, "", false},
+		{map[string]string{}, "", false},
+		{map[string]string{"MCP_SHELL_CHILD_HOME": "rel/h"}, "", true},
+	} {
+		cfg, err := Parse(LookupMap(tt.env), []string{t.TempDir()})
+		if tt.bad {
+			var ce *Error
+			if !errors.As(err, &ce) || ce.Var != "MCP_SHELL_CHILD_HOME" {
+				t.Errorf("%v: err %v, want one naming MCP_SHELL_CHILD_HOME", tt.env, err)
+			}
+			continue
+		}
+		if err != nil || cfg.ChildHome != tt.want {
+			t.Errorf("%v: ChildHome %q, %v; want %q", tt.env, cfg.ChildHome, err, tt.want)
+		}
 	}
 }

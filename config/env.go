@@ -28,6 +28,7 @@ type Env struct {
 	MaxTimeout        int      `env:"MCP_SHELL_MAX_TIMEOUT_SECONDS" desc:"largest timeout in seconds a call may ask for; larger values are clamped"`
 	OutputLimit       int64    `env:"MCP_SHELL_OUTPUT_LIMIT_BYTES" desc:"cap in bytes per captured stream (stdout, stderr); redirected output counts too"`
 	ChildEnvAllowlist NameList `env:"MCP_SHELL_CHILD_ENV_ALLOWLIST" desc:"comma-separated variable names children may inherit or receive through envs; PATH here delegates PATH"`
+	ChildHome         string   `env:"MCP_SHELL_CHILD_HOME" desc:"children's HOME (git reads the user's identity from ~/.gitconfig, go keeps its caches under it); default: the server's HOME; none passes no HOME"`
 	SafePath          string   `env:"MCP_SHELL_SAFE_PATH" desc:"children's PATH and the only PATH used to resolve programs (blank uses the default)"`
 	AllowedDirs       NameList `env:"MCP_SHELL_ALLOWED_DIRECTORIES" desc:"comma-separated directories calls may run in; positional arguments come first, and the first directory is the default; default: the server's working directory"`
 	MaxConcurrent     int      `env:"MCP_SHELL_MAX_CONCURRENT" desc:"largest number of calls running at once; further calls wait"`

@@ -1,0 +1,68 @@
+package server
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
+)
+
+// TestRealToolsWorkInTheChildEnvironment: with the child HOME the operator
+// configures (by default the server's), git commit finds the user's
+// identity in ~/.gitconfig and go build finds a cache directory (issue 17:
+// both failed with no HOME at all).
+func TestRealToolsWorkInTheChildEnvironment(t *testing.T) {
+	for _, p := range []string{"git", "go"} {
+		if _, err := exec.LookPath(p); err != nil {
+			t.Skipf("%s not installed", p)
+		}
+	}
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[user]\n\tname = Test User\n\temail = test@example.invalid\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := testOptions(t, "git", "go")
+	o.ChildEnv = childenv.Config{Home: home, SafePath: "/usr/local/go/bin:" + childenv.DefaultPath}
+	s, _ := newServer(t, o)
+	cs := connect(t, s)
+	work := o.AllowedDirs[0]
+	os.WriteFile(filepath.Join(work, "go.mod"), []byte("module example.invalid/m\n\ngo 1.22\n"), 0o644)
+	os.WriteFile(filepath.Join(work, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
+	for _, argv := range [][]string{
+		{"git", "init", "-q"},
+		{"git", "add", "go.mod"},
+		{"git", "commit", "-q", "-m", "first"},
+		{"git", "log", "--format=%an <%ae>"},
+		{"go", "build", "-o", "m", "."},
+	} {
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "shell_execute", Arguments: map[string]any{"command": argv}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.IsError {
+			t.Fatalf("%q failed: %s", argv, text(res))
+		}
+		if argv[1] == "log" && !strings.Contains(text(res), "Test User <test@example.invalid>") {
+			t.Errorf("git log says %q, want the identity from ~/.gitconfig", text(res))
+		}
+	}
+	if _, err := os.Stat(filepath.Join(work, "m")); err != nil {
+		t.Errorf("go build produced nothing: %v", err)
+	}
+}
+
+// text joins a result's text content.
+func text(r *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range r.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
