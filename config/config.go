@@ -18,6 +18,7 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
+	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
 // BuiltinProfile is the read-only allowlist used when none of
@@ -479,10 +480,5 @@ func (cfg *Config) tokenFileInside(path string) string {
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real
 	}
-	for _, d := range cfg.AllowedDirs {
-		if abs == d || strings.HasPrefix(abs, d+string(filepath.Separator)) || d == "/" {
-			return d
-		}
-	}
-	return ""
+	return workdir.Inside(abs, cfg.AllowedDirs)
 }
