@@ -21,7 +21,7 @@ import (
 // the values defaultEnv fills in from Go constants, so each default has
 // one owner (see defaults.go).
 type Env struct {
-	AllowCommands     NameList `env:"ALLOW_COMMANDS" desc:"comma-separated program names to allow (exact match on argv[0]; a name with / matches only that exact path); with none of ALLOW_COMMANDS, ALLOWED_COMMANDS, ALLOW_PATTERNS set, a built-in read-only profile"`
+	AllowCommands     NameList `env:"ALLOW_COMMANDS" desc:"comma-separated program names to allow (exact match on argv[0]; a name with / matches only that exact path; an entry with whitespace or a shell metacharacter is refused at start-up); with none of ALLOW_COMMANDS, ALLOWED_COMMANDS, ALLOW_PATTERNS set, a built-in read-only profile"`
 	AllowedCommands   NameList `env:"ALLOWED_COMMANDS" desc:"alias of ALLOW_COMMANDS; the two lists are united"`
 	AllowPatterns     string   `env:"ALLOW_PATTERNS" desc:"comma-separated Go regexps matched in full against argv[0]; whitespace or shell metacharacters are refused at start-up"`
 	DefaultTimeout    int      `env:"MCP_SHELL_DEFAULT_TIMEOUT_SECONDS" desc:"timeout in seconds when a call gives none"`

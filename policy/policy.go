@@ -157,6 +157,12 @@ func (p *Policy) checkStage(argv []string, stageOffset int, offsets []int, dir *
 // unsafeName matches characters a program name may not contain.
 var unsafeName = regexp.MustCompile("[\\s;&|<>`$(){}\\[\\]*?!'\"\\\\~#]|\\p{Cc}")
 
+// CheckName reports why name can never be run as a program name
+// (whitespace, a shell metacharacter, a control character, an unclean
+// path), or nil. Configuration refuses such allowlist entries with it, so
+// an entry the policy would never match cannot be configured.
+func CheckName(name string) error { return checkName(name, -1) }
+
 func checkName(name string, index int) error {
 	if unsafeName.MatchString(name) {
 		return reject(CodeUnsafeName, index, name, "Unsafe command name: %q contains whitespace or a shell metacharacter", name)

@@ -177,12 +177,25 @@ func ptr[T any](v T) *T { return &v }
 
 // description is a tool's description: what it does (lead), then the
 // allowlist (sorted, so it is stable), the patterns in the operator's
-// order and the limits in force.
+// order and the limits in force. Allowlisted names the policy refuses
+// whatever the allowlist says (sh, bash, ...) are listed as refused, not
+// as allowed: a client would only waste calls on them.
 func (s *Server) description(lead string) string {
 	a, l := s.opts.Advertised, s.opts.Limits
+	var allowed, refused []string
+	for _, c := range slices.Sorted(slices.Values(a.Commands)) {
+		if _, _, ok := policy.Refused(c); ok {
+			refused = append(refused, c)
+		} else {
+			allowed = append(allowed, c)
+		}
+	}
 	var b strings.Builder
 	b.WriteString(lead + "\n")
-	fmt.Fprintf(&b, "Allowed commands: %s\n", strings.Join(slices.Sorted(slices.Values(a.Commands)), ", "))
+	fmt.Fprintf(&b, "Allowed commands: %s\n", strings.Join(allowed, ", "))
+	if len(refused) > 0 {
+		fmt.Fprintf(&b, "Always refused by the security policy although listed: %s\n", strings.Join(refused, ", "))
+	}
 	if len(a.Patterns) > 0 {
 		fmt.Fprintf(&b, "Allowed patterns: %s\n", strings.Join(a.Patterns, ", "))
 	}

@@ -234,6 +234,21 @@ func TestDescriptionIsSortedAndStable(t *testing.T) {
 	}
 }
 
+// TestDescriptionListsRefusedNamesApart follows issue 18 item 2: an
+// allowlisted name the policy always refuses is not advertised as allowed.
+func TestDescriptionListsRefusedNamesApart(t *testing.T) {
+	t.Parallel()
+	o := testOptions(t)
+	o.Advertised = Allowlist{Commands: []string{"sh", "ls", "bash", "git", "python3.12"}}
+	s, _ := newServer(t, o)
+	d := s.description("lead")
+	for _, want := range []string{"Allowed commands: git, ls\n", "Always refused by the security policy although listed: bash, python3.12, sh\n"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("description lacks %q:\n%s", want, d)
+		}
+	}
+}
+
 func TestOverlayHardeningWins(t *testing.T) {
 	t.Parallel()
 	got := overlay([]string{"GIT_PAGER=less", "LANG=C", "PATH=/bin"}, []string{"GIT_PAGER=cat", "GIT_PROXY_COMMAND="})
