@@ -98,7 +98,10 @@ func auditRecord(c call, o outcome) audit.Record {
 		// The runner's own clock: it excludes the wait for a slot.
 		r.Duration = o.run.Duration
 		r.StdoutN, r.StderrN = o.run.StdoutBytes, o.run.StderrBytes
-		r.ReturnCode, r.Signal = o.run.ExitCode, o.run.Signal
+		// The status the client was given: for a pipeline, its first
+		// failing stage's.
+		ps := pipelineStatus(o.run)
+		r.ReturnCode, r.Signal = ps.exitCode, ps.signal
 	}
 	r.Reason = o.reason
 	if o.err != nil {
