@@ -93,9 +93,11 @@ func New(o Options) (s *Server, err error) {
 	s.base, s.shutdown = context.WithCancel(context.Background())
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Hardened shell command executor", Version: o.Version},
 		&mcp.ServerOptions{
-			Logger:       o.Log,
-			Capabilities: &mcp.ServerCapabilities{},
-			Instructions: "Runs allowlisted programs as argv arrays without a shell. See the shell_execute tool description for what is allowed.",
+			Logger: o.Log,
+			// Tools set explicitly: the SDK would infer listChanged true
+			// from AddTool, but the tool list is fixed at start-up.
+			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+			Instructions: instructions(o.Tools),
 		})
 	defer func() {
 		// AddTool panics on schema mistakes; report them as an error.
@@ -131,6 +133,20 @@ func New(o Options) (s *Server, err error) {
 	}
 	s.mcp.AddReceivingMiddleware(s.auditMiddleware)
 	return s, nil
+}
+
+// instructions is the server's instructions for the tools it exposes:
+// it names only those.
+func instructions(tools []string) string {
+	const lead = "Runs allowlisted programs as argv arrays without a shell. "
+	shell, exec := slices.Contains(tools, "shell_execute"), slices.Contains(tools, "execute_command")
+	switch {
+	case shell && exec:
+		return lead + "shell_execute takes an argv with \"|\" pipelines and \"<\", \">\", \">>\" redirection; execute_command takes a program and arguments that are all literal (\";\", \"|\" and \"&&\" included). Their descriptions list what is allowed."
+	case exec:
+		return lead + "See the execute_command tool description for what is allowed."
+	}
+	return lead + "See the shell_execute tool description for what is allowed."
 }
 
 func annotations(title string) *mcp.ToolAnnotations {

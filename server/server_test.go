@@ -331,3 +331,29 @@ func TestOutputsMatchTheirSchemas(t *testing.T) {
 		}
 	}
 }
+
+// TestInitializeNamesOnlyExposedTools follows issue 18 item 8: the
+// instructions name only the tools exposed, and tools.listChanged is not
+// advertised (the list never changes).
+func TestInitializeNamesOnlyExposedTools(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		tools         []string
+		named, absent string
+	}{
+		{[]string{"shell_execute"}, "shell_execute", "execute_command"},
+		{[]string{"execute_command"}, "execute_command", "shell_execute"},
+		{[]string{"shell_execute", "execute_command"}, "execute_command takes", ""},
+	} {
+		o := testOptions(t)
+		o.Tools = tt.tools
+		s, _ := newServer(t, o)
+		init := connect(t, s).InitializeResult()
+		if !strings.Contains(init.Instructions, tt.named) || tt.absent != "" && strings.Contains(init.Instructions, tt.absent) {
+			t.Errorf("tools %v: instructions %q", tt.tools, init.Instructions)
+		}
+		if init.Capabilities.Tools == nil || init.Capabilities.Tools.ListChanged {
+			t.Errorf("tools %v: capabilities.tools %+v, want present without listChanged", tt.tools, init.Capabilities.Tools)
+		}
+	}
+}
