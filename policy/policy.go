@@ -60,7 +60,7 @@ type Plan struct {
 // *refusal.Rejection.
 func (p *Policy) Evaluate(argv []string, dir *workdir.Dir) (*Plan, error) {
 	if err := checkWhole(argv); err != nil {
-		return nil, err
+		return nil, p.operatorReason(argv, dir, err)
 	}
 	stages, err := splitStages(argv)
 	if err != nil {
@@ -97,7 +97,7 @@ func checkWhole(argv []string) error {
 		switch a {
 		case ";", "&&", "||":
 			return reject(CodeShellOperator, i, a,
-				"Unexpected shell operator: %s (argument %d); commands are argv arrays run without a shell: send one command, or a pipeline separated by \"|\" elements", a, i)
+				"Unexpected shell operator: %s (argument %d); commands are argv arrays run without a shell: send one command, or a pipeline separated by \"|\" elements; %s", a, i, literalHint)
 		}
 	}
 	return nil
