@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,7 +13,7 @@ import (
 
 // TestExecTimeoutDefaultAndClamp follows issue 18 item 4: timeout_ms
 // defaults to the seeds' 120000, the server maximum clamps it, and the
-// structured result says what applied.
+// structured result (and the tool description) say what applies.
 func TestExecTimeoutDefaultAndClamp(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
@@ -42,6 +44,13 @@ func TestExecTimeoutDefaultAndClamp(t *testing.T) {
 		raw, _ := json.Marshal(r.StructuredContent)
 		if err := json.Unmarshal(raw, &out); err != nil || out.TimeoutMS != tt.want {
 			t.Errorf("max %v, %v: timeout_ms %d (%v), want %d", tt.max, args, out.TimeoutMS, err, tt.want)
+		}
+		if tt.timeoutMS == nil {
+			tools, err := cs.ListTools(context.Background(), nil)
+			want := fmt.Sprintf("Default timeout: %ds; maximum timeout: %ds;", tt.want/1000, int(tt.max.Seconds()))
+			if err != nil || len(tools.Tools) != 1 || !strings.Contains(tools.Tools[0].Description, want) {
+				t.Errorf("max %v: the description does not say %q: %v %v", tt.max, want, err, tools)
+			}
 		}
 		if recs := records(t, buf); len(recs) != 1 || recs[0]["timeout"] != float64(tt.want)/1000 {
 			t.Errorf("max %v, %v: audit timeout %v, want %v s", tt.max, args, recs, float64(tt.want)/1000)

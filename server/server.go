@@ -122,7 +122,7 @@ func New(o Options) (s *Server, err error) {
 		err = addTool(s, &mcp.Tool{
 			Name:         "execute_command",
 			Title:        "Run one program",
-			Description:  s.description("Execute one program with an explicit argv (program + args), without a shell; every argument is data (\"|\", \">\" and \";\" included). A non-zero exit or a timeout is a normal result."),
+			Description:  s.description("Execute one program with an explicit argv (program + args), without a shell; every argument is data (\"|\", \">\" and \";\" included). A non-zero exit or a timeout is a normal result.", min(DefaultTimeoutMS*time.Millisecond, o.Limits.MaxTimeout)),
 			InputSchema:  execInputSchema(),
 			OutputSchema: eout,
 			Annotations:  annotations("Run one program"),
@@ -163,7 +163,7 @@ func (s *Server) addShellExecute(out *jsonschema.Schema) error {
 	return addTool(s, &mcp.Tool{
 		Name:         "shell_execute",
 		Title:        "Run a command",
-		Description:  s.description("Execute a command given as an argv array (no shell: quotes, globs, $VARS and ; mean nothing). Pipelines: [\"ls\",\"|\",\"wc\",\"-l\"]. Redirection inside the working directory: [\"sort\",\"in.txt\",\">\",\"out.txt\"]."),
+		Description:  s.description("Execute a command given as an argv array (no shell: quotes, globs, $VARS and ; mean nothing). Pipelines: [\"ls\",\"|\",\"wc\",\"-l\"]. Redirection inside the working directory: [\"sort\",\"in.txt\",\">\",\"out.txt\"].", s.opts.Limits.DefaultTimeout),
 		InputSchema:  shellInputSchema(),
 		OutputSchema: out,
 		Annotations:  annotations("Run a command"),
@@ -193,10 +193,11 @@ func ptr[T any](v T) *T { return &v }
 
 // description is a tool's description: what it does (lead), then the
 // allowlist (sorted, so it is stable), the patterns in the operator's
-// order and the limits in force. Allowlisted names the policy refuses
+// order and the limits in force (defaultTimeout is the tool's own).
+// Allowlisted names the policy refuses
 // whatever the allowlist says (sh, bash, ...) are listed as refused, not
 // as allowed: a client would only waste calls on them.
-func (s *Server) description(lead string) string {
+func (s *Server) description(lead string, defaultTimeout time.Duration) string {
 	a, l := s.opts.Advertised, s.opts.Limits
 	var allowed, refused []string
 	for _, c := range slices.Sorted(slices.Values(a.Commands)) {
@@ -216,7 +217,7 @@ func (s *Server) description(lead string) string {
 		fmt.Fprintf(&b, "Allowed patterns: %s\n", strings.Join(a.Patterns, ", "))
 	}
 	fmt.Fprintf(&b, "Default timeout: %ds; maximum timeout: %ds; output cap: %d bytes\n",
-		int(l.DefaultTimeout.Seconds()), int(l.MaxTimeout.Seconds()), l.OutputLimit)
+		int(defaultTimeout.Seconds()), int(l.MaxTimeout.Seconds()), l.OutputLimit)
 	b.WriteString("Options that run other programs or write outside the working directory are refused (e.g. find -exec, sort -o, tar --to-command, git -c).")
 	return b.String()
 }
