@@ -14,7 +14,9 @@ WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/mcp-shell-server ./cmd/mcp-shell-server
+# --version and serverInfo.version: docker build --build-arg VERSION="$(git describe --tags --always --dirty)"
+ARG VERSION=devel
+RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X github.com/seed-b63acb1b/mcp-shell-server/cli.version=${VERSION}" -o /out/mcp-shell-server ./cmd/mcp-shell-server
 
 # The programs the server may run must exist in the runtime image: Debian
 # slim with git, tar and the usual text tools; add what your allowlist needs.

@@ -7,8 +7,11 @@ import (
 	"time"
 )
 
-// Record is one audited call. Durations are seconds; byte counts are the
-// bytes each stream carried, not what was kept.
+// Record is one audited call. Durations are seconds. StdoutN and StderrN
+// are the bytes kept (in the result or the ">" file, at most the output
+// cap: the reference's stdout_bytes and stderr_bytes); StdoutRead and
+// StderrRead the bytes read from the streams, more than kept when a
+// stream passed the cap.
 type Record struct {
 	Time     time.Time
 	Duration time.Duration
@@ -26,6 +29,8 @@ type Record struct {
 	OutputLim  int64
 	StdoutN    int64
 	StderrN    int64
+	StdoutRead int64
+	StderrRead int64
 	ReturnCode *int
 	Signal     string
 	Stages     int
@@ -77,6 +82,8 @@ func (l *Logger) Log(ctx context.Context, r Record) {
 		slog.Int64("output_limit", r.OutputLim),
 		slog.Int64("stdout_bytes", r.StdoutN),
 		slog.Int64("stderr_bytes", r.StderrN),
+		slog.Int64("stdout_bytes_read", r.StdoutRead),
+		slog.Int64("stderr_bytes_read", r.StderrRead),
 		slog.Any("return_code", r.ReturnCode),
 		slog.Int("stages", r.Stages),
 		slog.String("rule", r.Rule),

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
@@ -63,17 +65,39 @@ func Main(args []string, s Streams) int {
 	return serve(args, s)
 }
 
-// Version is the module version the binary was built from, or "devel",
-// followed by the VCS revision and time when the build recorded them
-// (go build in a git checkout does).
+// version is the version stamped at build time, for builds that carry
+// no module version (a build from a clone):
+//
+//	go build -ldflags "-X github.com/seed-b63acb1b/mcp-shell-server/cli.version=$(git describe --tags --always --dirty)" ./cmd/mcp-shell-server
+//
+// -buildvcs=true stamps the commit too, but only in a plain clone: the go
+// command looks for a .git directory and so records nothing in a git
+// worktree (where .git is a file) or a copy without .git (Docker).
+var version string
+
+// Version is the binary's version: the one stamped with -ldflags, else the
+// module version (go install module@version, or the VCS-derived version
+// go 1.24+ records), else "devel"; then the VCS revision and time when the
+// build recorded them, and the Go version.
 func Version() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "devel"
+	bi, _ := debug.ReadBuildInfo()
+	return formatVersion(version, bi)
+}
+
+// formatVersion is Version for a stamp and build information (nil when
+// the binary has none).
+func formatVersion(stamp string, bi *debug.BuildInfo) string {
+	var module string
+	if bi != nil && bi.Main.Version != "(devel)" {
+		module = bi.Main.Version
 	}
-	v := bi.Main.Version
-	if v == "" || v == "(devel)" {
-		v = "devel"
+	v := cmp.Or(stamp, module, "devel")
+	if bi == nil {
+		return v
+	}
+	var details []string
+	if stamp != "" && module != "" && module != stamp {
+		details = append(details, "module "+module)
 	}
 	var rev, at, dirty string
 	for _, s := range bi.Settings {
@@ -89,7 +113,13 @@ func Version() string {
 		}
 	}
 	if rev != "" {
-		v += fmt.Sprintf(" (commit %s%s, %s)", rev, dirty, at)
+		details = append(details, "commit "+rev+dirty)
+	}
+	if at != "" {
+		details = append(details, at)
+	}
+	if len(details) > 0 {
+		v += " (" + strings.Join(details, ", ") + ")"
 	}
 	return v + " " + bi.GoVersion
 }

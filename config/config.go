@@ -186,6 +186,16 @@ func (cfg *Config) setCommands(env Env, builtin bool) error {
 		cfg.Commands = slices.Clone(BuiltinProfile)
 		return nil
 	}
+	for _, list := range []struct {
+		name    string
+		entries []string
+	}{{"ALLOW_COMMANDS", env.AllowCommands}, {"ALLOWED_COMMANDS", env.AllowedCommands}} {
+		for _, e := range list.entries {
+			if err := policy.CheckName(e); err != nil {
+				return &Error{Var: list.name, Problem: fmt.Sprintf("%v; an entry is one program name or path, never a command line, so it would match nothing", err)}
+			}
+		}
+	}
 	all := append(slices.Clone([]string(env.AllowCommands)), env.AllowedCommands...)
 	slices.Sort(all)
 	cfg.Commands = slices.Compact(all)

@@ -21,10 +21,10 @@ import (
 // the values defaultEnv fills in from Go constants, so each default has
 // one owner (see defaults.go).
 type Env struct {
-	AllowCommands     NameList `env:"ALLOW_COMMANDS" desc:"comma-separated program names to allow (exact match on argv[0]; a name with / matches only that exact path); with none of ALLOW_COMMANDS, ALLOWED_COMMANDS, ALLOW_PATTERNS set, a built-in read-only profile"`
+	AllowCommands     NameList `env:"ALLOW_COMMANDS" desc:"comma-separated program names to allow (exact match on argv[0]; a name with / matches only that exact path; an entry with whitespace or a shell metacharacter is refused at start-up); with none of ALLOW_COMMANDS, ALLOWED_COMMANDS, ALLOW_PATTERNS set, a built-in read-only profile"`
 	AllowedCommands   NameList `env:"ALLOWED_COMMANDS" desc:"alias of ALLOW_COMMANDS; the two lists are united"`
 	AllowPatterns     string   `env:"ALLOW_PATTERNS" desc:"comma-separated Go regexps matched in full against argv[0]; whitespace or shell metacharacters are refused at start-up"`
-	DefaultTimeout    int      `env:"MCP_SHELL_DEFAULT_TIMEOUT_SECONDS" desc:"timeout in seconds when a call gives none"`
+	DefaultTimeout    int      `env:"MCP_SHELL_DEFAULT_TIMEOUT_SECONDS" desc:"timeout in seconds when a shell_execute call gives none (execute_command defaults to 120 s, clamped to the maximum)"`
 	MaxTimeout        int      `env:"MCP_SHELL_MAX_TIMEOUT_SECONDS" desc:"largest timeout in seconds a call may ask for; larger values are clamped"`
 	OutputLimit       int64    `env:"MCP_SHELL_OUTPUT_LIMIT_BYTES" desc:"cap in bytes per captured stream (stdout, stderr); redirected output counts too"`
 	ChildEnvAllowlist NameList `env:"MCP_SHELL_CHILD_ENV_ALLOWLIST" desc:"comma-separated variable names children may inherit or receive through envs; PATH here delegates PATH"`

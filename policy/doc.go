@@ -5,7 +5,10 @@
 // The order of checks, and so which reason wins:
 //
 //  1. the argv as a whole: non-empty, no NUL byte, no element that is
-//     exactly a shell operator (";", "&&", "||");
+//     exactly a shell operator (";", "&&", "||"); but when the stage that
+//     operator ends is refused anyway by its recognizer (step 4), or the
+//     operator is find's -exec terminator, that refusal is the reason
+//     given (operator.go);
 //  2. pipeline structure: elements exactly "|" separate stages; no stage
 //     may be empty (leading, doubled or trailing "|");
 //  3. redirections per stage: "<" only on the first stage, ">"/">>" only on

@@ -60,7 +60,7 @@ type Plan struct {
 // *refusal.Rejection.
 func (p *Policy) Evaluate(argv []string, dir *workdir.Dir) (*Plan, error) {
 	if err := checkWhole(argv); err != nil {
-		return nil, err
+		return nil, p.operatorReason(argv, dir, err)
 	}
 	stages, err := splitStages(argv)
 	if err != nil {
@@ -97,7 +97,7 @@ func checkWhole(argv []string) error {
 		switch a {
 		case ";", "&&", "||":
 			return reject(CodeShellOperator, i, a,
-				"Unexpected shell operator: %s (argument %d); commands are argv arrays run without a shell: send one command, or a pipeline separated by \"|\" elements", a, i)
+				"Unexpected shell operator: %s (argument %d); commands are argv arrays run without a shell: send one command, or a pipeline separated by \"|\" elements; %s", a, i, literalHint)
 		}
 	}
 	return nil
@@ -156,6 +156,12 @@ func (p *Policy) checkStage(argv []string, stageOffset int, offsets []int, dir *
 
 // unsafeName matches characters a program name may not contain.
 var unsafeName = regexp.MustCompile("[\\s;&|<>`$(){}\\[\\]*?!'\"\\\\~#]|\\p{Cc}")
+
+// CheckName reports why name can never be run as a program name
+// (whitespace, a shell metacharacter, a control character, an unclean
+// path), or nil. Configuration refuses such allowlist entries with it, so
+// an entry the policy would never match cannot be configured.
+func CheckName(name string) error { return checkName(name, -1) }
 
 func checkName(name string, index int) error {
 	if unsafeName.MatchString(name) {

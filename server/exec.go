@@ -12,8 +12,16 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/runner"
 )
 
-// MaxTimeoutMS is the largest timeout_ms execute_command accepts.
-const MaxTimeoutMS = 600000
+// MaxTimeoutMS is the largest timeout_ms execute_command accepts, and
+// DefaultTimeoutMS its default: the bounds and default of the argv-only
+// servers it follows (seeds 000 and 003: 1..600000, 120000). Either is
+// then clamped to the server maximum (Limits.MaxTimeout); the result's
+// timeout_ms says what applied. shell_execute keeps the reference's
+// default (Limits.DefaultTimeout).
+const (
+	MaxTimeoutMS     = 600000
+	DefaultTimeoutMS = 120000
+)
 
 // previewChars caps each stream's preview in execute_command's text
 // summary; the full (capped) output is in the structured content.
@@ -42,6 +50,9 @@ type ExecOutput struct {
 	StderrTruncated bool    `json:"stderr_truncated"`
 	Signal          *string `json:"signal"`
 	DurationMS      int64   `json:"duration_ms"`
+	// TimeoutMS is the timeout that applied: timeout_ms or its default,
+	// clamped to the server maximum.
+	TimeoutMS int64 `json:"timeout_ms"`
 }
 
 func execInputSchema() *jsonschema.Schema {
@@ -53,7 +64,7 @@ func execInputSchema() *jsonschema.Schema {
 			"program":    {Type: "string", MinLength: jsonschema.Ptr(1), Description: "executable name (resolved with the server's safe PATH) or allowlisted path; never a shell command line"},
 			"args":       {Type: "array", MaxItems: jsonschema.Ptr(MaxArgs - 1), Items: &jsonschema.Schema{Type: "string"}, Description: "arguments, each passed exactly as given"},
 			"cwd":        {Type: "string", Description: "working directory inside an allowed directory; relative paths resolve against the first one (the default)"},
-			"timeout_ms": {Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(float64(MaxTimeoutMS)), Description: "timeout in milliseconds (1..600000); clamped to the server maximum"},
+			"timeout_ms": {Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(float64(MaxTimeoutMS)), Description: "timeout in milliseconds (1..600000, default 120000); clamped to the server maximum, and the result's timeout_ms says what applied"},
 			"stdin":      {Type: "string", Description: "text fed to standard input"},
 		},
 	}
@@ -64,10 +75,12 @@ func execInputSchema() *jsonschema.Schema {
 var execTool = tool[ExecInput]{
 	call: func(req *mcp.CallToolRequest, in ExecInput) call {
 		c := call{argv: append([]string{in.Program}, in.Args...), dir: in.Cwd, stdin: in.Stdin, exact: true, drain: true, progress: newReporter(req)}
+		ms := int64(DefaultTimeoutMS)
 		if in.TimeoutMS != nil {
-			d := time.Duration(*in.TimeoutMS) * time.Millisecond
-			c.timeout = &d
+			ms = *in.TimeoutMS
 		}
+		d := time.Duration(ms) * time.Millisecond
+		c.timeout = &d
 		return c
 	},
 	result: execResult,
@@ -78,7 +91,7 @@ func execResult(o outcome) (*mcp.CallToolResult, any) {
 	out := &ExecOutput{
 		ExitCode: res.ExitCode, Stdout: lossy(res.Stdout), Stderr: lossy(res.Stderr),
 		TimedOut: res.Outcome == runner.TimedOut, StdoutTruncated: res.StdoutTruncated, StderrTruncated: res.StderrTruncated,
-		DurationMS: res.Duration.Milliseconds(),
+		DurationMS: res.Duration.Milliseconds(), TimeoutMS: o.spec.Timeout.Milliseconds(),
 	}
 	if res.Signal != "" {
 		out.Signal = ptr(res.Signal)

@@ -97,8 +97,12 @@ func auditRecord(c call, o outcome) audit.Record {
 	if o.kind == ran || o.kind == launchFailed {
 		// The runner's own clock: it excludes the wait for a slot.
 		r.Duration = o.run.Duration
-		r.StdoutN, r.StderrN = o.run.StdoutBytes, o.run.StderrBytes
-		r.ReturnCode, r.Signal = o.run.ExitCode, o.run.Signal
+		r.StdoutRead, r.StderrRead = o.run.StdoutBytes, o.run.StderrBytes
+		r.StdoutN, r.StderrN = kept(o.run.StdoutBytes, o.spec), kept(o.run.StderrBytes, o.spec)
+		// The status the client was given: for a pipeline, its first
+		// failing stage's.
+		ps := pipelineStatus(o.run)
+		r.ReturnCode, r.Signal = ps.exitCode, ps.signal
 	}
 	r.Reason = o.reason
 	if o.err != nil {
@@ -111,6 +115,17 @@ func auditRecord(c call, o outcome) audit.Record {
 		}
 	}
 	return r
+}
+
+// kept is how many of a stream's read bytes the call kept, in the result
+// or the ">" file: the runner keeps the first OutputLimit bytes (its
+// default when unset) and discards the rest.
+func kept(read int64, spec *runner.Spec) int64 {
+	limit := int64(runner.DefaultOutputLimit)
+	if spec != nil && spec.OutputLimit > 0 {
+		limit = spec.OutputLimit
+	}
+	return min(read, limit)
 }
 
 // classify is the outcome's result_type and error_type.

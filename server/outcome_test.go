@@ -1,10 +1,13 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/audit"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
@@ -25,6 +28,7 @@ func TestAuditRecord(t *testing.T) {
 	code := 3
 	exited := runner.Result{Outcome: runner.Success, ExitCode: &code, StdoutBytes: 10, StderrBytes: 2, Duration: took}
 	killed := runner.Result{Outcome: runner.TimedOut, Signal: "SIGKILL", Duration: took}
+	capped := runner.Result{Outcome: runner.OutputCapped, LimitStream: "stdout", Signal: "SIGTERM", StdoutBytes: 65536, StderrBytes: 1030, StdoutTruncated: true, StderrTruncated: true, Duration: took}
 	rejection := refusal.New(policy.CodeNotAllowed, 0, "--token=x", "Command not allowed: --token=x")
 	launch := &runner.LaunchError{Argv0: "cat", Err: errors.New("not found")}
 	redirect := refusal.New("redirect.output", 2, "out", "Failed to open output file")
@@ -54,11 +58,16 @@ func TestAuditRecord(t *testing.T) {
 	}{
 		{"ran, any exit status is success", c, with(prepared(ran), func(o *outcome) { o.plan, o.run = plan, exited }), base(func(r *audit.Record) {
 			planned(r)
-			r.ResultType, r.Duration, r.StdoutN, r.StderrN, r.ReturnCode = audit.Success, took, 10, 2, &code
+			r.ResultType, r.Duration, r.StdoutN, r.StderrN, r.StdoutRead, r.StderrRead, r.ReturnCode = audit.Success, took, 10, 2, 10, 2, &code
 		})},
 		{"ran into its timeout", c, with(prepared(ran), func(o *outcome) { o.plan, o.run = plan, killed }), base(func(r *audit.Record) {
 			planned(r)
 			r.ResultType, r.Duration, r.Signal = audit.Timeout, took, "SIGKILL"
+		})},
+		{"output cap: the bytes kept (the cap) and the bytes read, named apart", c, with(prepared(ran), func(o *outcome) { o.plan, o.run = plan, capped }), base(func(r *audit.Record) {
+			planned(r)
+			r.ResultType, r.Duration, r.Signal = audit.OutputCap, took, "SIGTERM"
+			r.StdoutN, r.StdoutRead, r.StderrN, r.StderrRead = 1024, 65536, 1024, 1030
 		})},
 		{"refused: the code is the rule, the argument is redacted", c, with(prepared(refused), func(o *outcome) { o.err = rejection }), base(func(r *audit.Record) {
 			r.ResultType, r.Rule, r.Reason, r.ReasonArg = audit.Rejected, string(policy.CodeNotAllowed), rejection.Message, "--token=x"
@@ -107,5 +116,28 @@ func TestResultOfCoversEveryRunnerOutcome(t *testing.T) {
 		if got := resultOf(o); got != want {
 			t.Errorf("resultOf(%q) = %q, want %q", o, got, want)
 		}
+	}
+}
+
+// TestAuditByteCountsOnOutputCap follows issue 18 item 5 with a real
+// program: the record says how much the result kept (the cap) and how
+// much was read before the group was stopped.
+func TestAuditByteCountsOnOutputCap(t *testing.T) {
+	t.Parallel()
+	o := testOptions(t, "yes")
+	o.Limits.OutputLimit = 1000
+	s, buf := newServer(t, o)
+	cs := connect(t, s)
+	r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "shell_execute", Arguments: map[string]any{"command": []string{"yes"}}})
+	if err != nil || !r.IsError {
+		t.Fatalf("yes under a 1000-byte cap: %v %v", err, r)
+	}
+	recs := records(t, buf)
+	if len(recs) != 1 || recs[0]["result_type"] != string(audit.OutputCap) {
+		t.Fatalf("audit %v", recs)
+	}
+	kept, read := recs[0]["stdout_bytes"].(float64), recs[0]["stdout_bytes_read"].(float64)
+	if kept != 1000 || read <= kept {
+		t.Errorf("stdout_bytes %v stdout_bytes_read %v: want the cap kept and more read", kept, read)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -91,6 +92,9 @@ func decodeArgs(raw json.RawMessage, resolved *jsonschema.Resolved, in any) erro
 		return fmt.Errorf("unmarshaling arguments: %w", err)
 	}
 	if err := resolved.Validate(v); err != nil {
+		if msg := explainInvalid(resolved.Schema(), v); msg != "" {
+			return errors.New(msg)
+		}
 		return err
 	}
 	if err := json.Unmarshal(raw, in); err != nil {

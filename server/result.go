@@ -37,7 +37,8 @@ func shape(res runner.Result, spec *runner.Spec) (*mcp.CallToolResult, *ShellOut
 	return errorResult(strings.Join(parts, "\n")), out
 }
 
-// headline says why a run is an error, or "" when it exited 0.
+// headline says why a run is an error, or "" when it succeeded: exit
+// status 0, for a pipeline as judged by pipelineStatus.
 func headline(res runner.Result, spec *runner.Spec) string {
 	switch res.Outcome {
 	case runner.TimedOut:
@@ -47,35 +48,86 @@ func headline(res runner.Result, spec *runner.Spec) string {
 	case runner.Cancelled:
 		return "Command cancelled (the client cancelled the call or the server is shutting down)"
 	}
-	if res.ExitCode != nil {
-		if *res.ExitCode == 0 {
-			return ""
+	ps := pipelineStatus(res)
+	if !ps.failed {
+		return ""
+	}
+	var why string
+	switch {
+	case ps.exitCode != nil:
+		why = fmt.Sprintf("Command failed with exit status %d", *ps.exitCode)
+	case ps.signal != "":
+		why = fmt.Sprintf("Command terminated by signal %d (%s)", unix.SignalNum(ps.signal), ps.signal)
+	default:
+		why = "Command did not report an exit status"
+	}
+	if n := len(res.Stages); n > 1 {
+		why += fmt.Sprintf(" in pipeline stage %d of %d (%s)", ps.stage+1, n, res.Stages[ps.stage].Argv0)
+	}
+	return why
+}
+
+// stageStatus is how a run ended as a whole: the exit status or signal
+// of the stage that decides it, that stage's index, and whether it
+// failed.
+type stageStatus struct {
+	stage    int
+	exitCode *int
+	signal   string
+	failed   bool
+}
+
+// pipelineStatus judges a run the way the reference server judges
+// pipelines (tumf 1.1.8 §5): it fails when any stage fails, and the
+// first failing stage from the left decides, since an upstream failure is
+// usually why a later stage failed too (ls missing | grep x). A stage
+// fails when it exits non-zero, is killed by a signal or reports no
+// status, except a stage before the last killed by SIGPIPE: it wrote to
+// a pipe whose reader, a later stage, had stopped reading (yes | head -1),
+// which is how a pipeline ends early by design, not a failure. When no
+// stage failed, the last stage decides (exit status 0).
+//
+// A run that did not end on its own (timeout, output cap, cancellation)
+// keeps the last stage's status: the outcome, not a stage, explains it.
+func pipelineStatus(res runner.Result) stageStatus {
+	last := stageStatus{stage: len(res.Stages) - 1, exitCode: res.ExitCode, signal: res.Signal}
+	last.failed = res.ExitCode == nil || *res.ExitCode != 0
+	if res.Outcome != runner.Success {
+		return last
+	}
+	for i, st := range res.Stages {
+		switch {
+		case st.ExitCode != nil && *st.ExitCode == 0:
+			continue
+		case st.Signal == "SIGPIPE" && i < len(res.Stages)-1:
+			continue
 		}
-		return fmt.Sprintf("Command failed with exit status %d", *res.ExitCode)
+		return stageStatus{stage: i, exitCode: st.ExitCode, signal: st.Signal, failed: true}
 	}
-	if res.Signal != "" {
-		return fmt.Sprintf("Command terminated by signal %d (%s)", unix.SignalNum(res.Signal), res.Signal)
-	}
-	return "Command did not report an exit status"
+	return last
 }
 
 func structured(res runner.Result) *ShellOutput {
+	ps := pipelineStatus(res)
 	out := &ShellOutput{
 		Stdout:          lossy(res.Stdout),
 		Stderr:          lossy(res.Stderr),
 		Status:          -1,
-		ExitCode:        res.ExitCode,
+		ExitCode:        ps.exitCode,
 		TimedOut:        res.Outcome == runner.TimedOut,
 		StdoutTruncated: res.StdoutTruncated,
 		StderrTruncated: res.StderrTruncated,
 		ExecutionTime:   res.Duration.Seconds(),
 		Stages:          make([]StageOutput, 0, len(res.Stages)),
 	}
-	if res.ExitCode != nil {
-		out.Status = *res.ExitCode
+	if ps.exitCode != nil {
+		out.Status = *ps.exitCode
 	}
-	if res.Signal != "" {
-		out.Signal = ptr(res.Signal)
+	if ps.signal != "" {
+		out.Signal = ptr(ps.signal)
+	}
+	if res.Outcome == runner.Success && ps.failed && ps.stage >= 0 {
+		out.FailedStage = ptr(ps.stage)
 	}
 	for _, st := range res.Stages {
 		so := StageOutput{Command: st.Argv0, ExitCode: st.ExitCode}

@@ -19,6 +19,9 @@ type ShellInput struct {
 // ShellOutput is shell_execute's structured result. Stdout and Stderr are
 // lossy UTF-8 (invalid bytes become U+FFFD). Status is the exit code, or -1
 // when the command did not exit normally (timeout, signal, output cap).
+// For a pipeline, Status, ExitCode and Signal are those of the first
+// failing stage, whose index is FailedStage (null when the pipeline
+// succeeded), otherwise of the last stage (pipelineStatus).
 // ExecutionTime is in seconds.
 type ShellOutput struct {
 	Stdout          string        `json:"stdout"`
@@ -26,6 +29,7 @@ type ShellOutput struct {
 	Status          int           `json:"status"`
 	ExitCode        *int          `json:"exit_code"`
 	Signal          *string       `json:"signal"`
+	FailedStage     *int          `json:"failed_stage"`
 	TimedOut        bool          `json:"timed_out"`
 	StdoutTruncated bool          `json:"stdout_truncated"`
 	StderrTruncated bool          `json:"stderr_truncated"`

@@ -93,9 +93,11 @@ func New(o Options) (s *Server, err error) {
 	s.base, s.shutdown = context.WithCancel(context.Background())
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Hardened shell command executor", Version: o.Version},
 		&mcp.ServerOptions{
-			Logger:       o.Log,
-			Capabilities: &mcp.ServerCapabilities{},
-			Instructions: "Runs allowlisted programs as argv arrays without a shell. See the shell_execute tool description for what is allowed.",
+			Logger: o.Log,
+			// Tools set explicitly: the SDK would infer listChanged true
+			// from AddTool, but the tool list is fixed at start-up.
+			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+			Instructions: instructions(o.Tools),
 		})
 	defer func() {
 		// AddTool panics on schema mistakes; report them as an error.
@@ -120,7 +122,7 @@ func New(o Options) (s *Server, err error) {
 		err = addTool(s, &mcp.Tool{
 			Name:         "execute_command",
 			Title:        "Run one program",
-			Description:  s.description("Execute one program with an explicit argv (program + args), without a shell; every argument is data (\"|\", \">\" and \";\" included). A non-zero exit or a timeout is a normal result."),
+			Description:  s.description("Execute one program with an explicit argv (program + args), without a shell; every argument is data (\"|\", \">\" and \";\" included). A non-zero exit or a timeout is a normal result.", min(DefaultTimeoutMS*time.Millisecond, o.Limits.MaxTimeout)),
 			InputSchema:  execInputSchema(),
 			OutputSchema: eout,
 			Annotations:  annotations("Run one program"),
@@ -131,6 +133,20 @@ func New(o Options) (s *Server, err error) {
 	}
 	s.mcp.AddReceivingMiddleware(s.auditMiddleware)
 	return s, nil
+}
+
+// instructions is the server's instructions for the tools it exposes:
+// it names only those.
+func instructions(tools []string) string {
+	const lead = "Runs allowlisted programs as argv arrays without a shell. "
+	shell, exec := slices.Contains(tools, "shell_execute"), slices.Contains(tools, "execute_command")
+	switch {
+	case shell && exec:
+		return lead + "shell_execute takes an argv with \"|\" pipelines and \"<\", \">\", \">>\" redirection; execute_command takes a program and arguments that are all literal (\";\", \"|\" and \"&&\" included). Their descriptions list what is allowed."
+	case exec:
+		return lead + "See the execute_command tool description for what is allowed."
+	}
+	return lead + "See the shell_execute tool description for what is allowed."
 }
 
 func annotations(title string) *mcp.ToolAnnotations {
@@ -147,7 +163,7 @@ func (s *Server) addShellExecute(out *jsonschema.Schema) error {
 	return addTool(s, &mcp.Tool{
 		Name:         "shell_execute",
 		Title:        "Run a command",
-		Description:  s.description("Execute a command given as an argv array (no shell: quotes, globs, $VARS and ; mean nothing). Pipelines: [\"ls\",\"|\",\"wc\",\"-l\"]. Redirection inside the working directory: [\"sort\",\"in.txt\",\">\",\"out.txt\"]."),
+		Description:  s.description("Execute a command given as an argv array (no shell: quotes, globs, $VARS and ; mean nothing). Pipelines: [\"ls\",\"|\",\"wc\",\"-l\"]. Redirection inside the working directory: [\"sort\",\"in.txt\",\">\",\"out.txt\"].", s.opts.Limits.DefaultTimeout),
 		InputSchema:  shellInputSchema(),
 		OutputSchema: out,
 		Annotations:  annotations("Run a command"),
@@ -177,17 +193,31 @@ func ptr[T any](v T) *T { return &v }
 
 // description is a tool's description: what it does (lead), then the
 // allowlist (sorted, so it is stable), the patterns in the operator's
-// order and the limits in force.
-func (s *Server) description(lead string) string {
+// order and the limits in force (defaultTimeout is the tool's own).
+// Allowlisted names the policy refuses
+// whatever the allowlist says (sh, bash, ...) are listed as refused, not
+// as allowed: a client would only waste calls on them.
+func (s *Server) description(lead string, defaultTimeout time.Duration) string {
 	a, l := s.opts.Advertised, s.opts.Limits
+	var allowed, refused []string
+	for _, c := range slices.Sorted(slices.Values(a.Commands)) {
+		if _, _, ok := policy.Refused(c); ok {
+			refused = append(refused, c)
+		} else {
+			allowed = append(allowed, c)
+		}
+	}
 	var b strings.Builder
 	b.WriteString(lead + "\n")
-	fmt.Fprintf(&b, "Allowed commands: %s\n", strings.Join(slices.Sorted(slices.Values(a.Commands)), ", "))
+	fmt.Fprintf(&b, "Allowed commands: %s\n", strings.Join(allowed, ", "))
+	if len(refused) > 0 {
+		fmt.Fprintf(&b, "Always refused by the security policy although listed: %s\n", strings.Join(refused, ", "))
+	}
 	if len(a.Patterns) > 0 {
 		fmt.Fprintf(&b, "Allowed patterns: %s\n", strings.Join(a.Patterns, ", "))
 	}
 	fmt.Fprintf(&b, "Default timeout: %ds; maximum timeout: %ds; output cap: %d bytes\n",
-		int(l.DefaultTimeout.Seconds()), int(l.MaxTimeout.Seconds()), l.OutputLimit)
+		int(defaultTimeout.Seconds()), int(l.MaxTimeout.Seconds()), l.OutputLimit)
 	b.WriteString("Options that run other programs or write outside the working directory are refused (e.g. find -exec, sort -o, tar --to-command, git -c).")
 	return b.String()
 }

@@ -131,23 +131,58 @@ func nonEmpty(s string) any {
 }
 
 // TestSchemaErrorText pins the client's text for arguments that fail the
-// schema: the reference's prefix, the validator's detail, the reminder.
+// schema: the reference's prefix, one sentence naming the field and the
+// bound (issue 18 item 10: not "0/1 is less than 1.000000"), the reminder.
 func TestSchemaErrorText(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t, "echo")
+	o := testOptions(t, "echo")
+	o.Tools = []string{"shell_execute", "execute_command"}
+	s, _ := newServer(t, o)
 	cs := connect(t, s)
 	const shape = ` (expected {"command": ["program", "arg", ...]} with optional "stdin", "directory", "timeout" (integer seconds >= 1), "envs"; execute_command takes "program", "args", "cwd", "timeout_ms" (1..600000), "stdin")`
+	long := make([]string, MaxArgs+1)
+	for i := range long {
+		long[i] = "x"
+	}
 	for _, tt := range []struct {
+		tool string
 		args map[string]any
 		want string
 	}{
-		{map[string]any{"command": "echo"}, `Input validation error: validating root: validating /properties/command: type: echo has type "string", want "array"` + shape},
-		{map[string]any{"command": []string{"echo"}, "bogus": true}, `Input validation error: validating root: unexpected additional properties ["bogus"]` + shape},
+		{"shell_execute", map[string]any{}, `"command" is required`},
+		{"shell_execute", map[string]any{"command": "echo"}, `"command" must be an array of strings, not a string ("echo")`},
+		{"shell_execute", map[string]any{"command": nil}, `"command" must be an array of strings, not null`},
+		{"shell_execute", map[string]any{"command": []any{}}, `"command" must have at least 1 element, got 0`},
+		{"shell_execute", map[string]any{"command": long}, `"command" must have at most 4096 elements, got 4097`},
+		{"shell_execute", map[string]any{"command": []any{"echo", 1}}, `"command" element 1 must be a string, not a number (1)`},
+		{"shell_execute", map[string]any{"command": []string{"echo"}, "bogus": true}, `unknown field "bogus"; the fields are command, directory, envs, stdin, timeout`},
+		{"shell_execute", map[string]any{"command": []string{"echo"}, "timeout": 0}, `"timeout" must be at least 1, got 0`},
+		{"shell_execute", map[string]any{"command": []string{"echo"}, "timeout": "5"}, `"timeout" must be an integer, not a string ("5")`},
+		{"shell_execute", map[string]any{"command": []string{"echo"}, "timeout": 1.5}, `"timeout" must be an integer, not a number (1.5)`},
+		{"shell_execute", map[string]any{"command": []string{"echo"}, "timeout": true}, `"timeout" must be an integer, not a boolean (true)`},
+		{"shell_execute", map[string]any{"command": []string{"echo"}, "directory": nil}, `"directory" must be a string, not null`},
+		{"shell_execute", map[string]any{"command": []string{"echo"}, "envs": map[string]any{"LANG": 1}}, `"envs" entry "LANG" must be a string, not a number (1)`},
+		{"execute_command", map[string]any{"program": "echo", "timeout_ms": 0}, `"timeout_ms" must be at least 1, got 0`},
+		{"execute_command", map[string]any{"program": "echo", "timeout_ms": 700000}, `"timeout_ms" must be at most 600000, got 700000`},
+		{"execute_command", map[string]any{"program": ""}, `"program" must not be empty`},
+		{"execute_command", map[string]any{"args": []string{"x"}}, `"program" is required`},
 	} {
-		r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "shell_execute", Arguments: tt.args})
-		if err != nil || !r.IsError || resultText(r) != tt.want {
-			t.Errorf("%v: err %v, text\n%s\nwant\n%s", tt.args, err, resultText(r), tt.want)
+		r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tt.tool, Arguments: tt.args})
+		if want := "Input validation error: " + tt.want + shape; err != nil || !r.IsError || resultText(r) != want {
+			t.Errorf("%s %v: err %v, text\n%s\nwant\n%s", tt.tool, tt.args, err, resultText(r), want)
 		}
+	}
+}
+
+// TestExplainInvalidFallsBack: explainInvalid finds nothing in a valid
+// value (the validator's text is then kept) and names a non-object.
+func TestExplainInvalidFallsBack(t *testing.T) {
+	t.Parallel()
+	if got := explainInvalid(shellInputSchema(), map[string]any{"command": []any{"echo"}, "timeout": 2.0}); got != "" {
+		t.Errorf("valid arguments explained as %q", got)
+	}
+	if got := explainInvalid(shellInputSchema(), []any{"echo"}); got != "the arguments must be an object, not an array" {
+		t.Errorf("non-object: %q", got)
 	}
 }
 
@@ -228,9 +263,24 @@ func TestDescriptionIsSortedAndStable(t *testing.T) {
 	o := testOptions(t)
 	o.Advertised = Allowlist{Commands: []string{"zz", "aa", "mm"}, Patterns: []string{"x[0-9]"}}
 	s, _ := newServer(t, o)
-	d := s.description("lead")
+	d := s.description("lead", 30*time.Second)
 	if !strings.Contains(d, "Allowed commands: aa, mm, zz") || !strings.Contains(d, "Allowed patterns: x[0-9]") || !strings.Contains(d, "output cap: 1048576 bytes") {
 		t.Errorf("description %q", d)
+	}
+}
+
+// TestDescriptionListsRefusedNamesApart follows issue 18 item 2: an
+// allowlisted name the policy always refuses is not advertised as allowed.
+func TestDescriptionListsRefusedNamesApart(t *testing.T) {
+	t.Parallel()
+	o := testOptions(t)
+	o.Advertised = Allowlist{Commands: []string{"sh", "ls", "bash", "git", "python3.12"}}
+	s, _ := newServer(t, o)
+	d := s.description("lead", 30*time.Second)
+	for _, want := range []string{"Allowed commands: git, ls\n", "Always refused by the security policy although listed: bash, python3.12, sh\n"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("description lacks %q:\n%s", want, d)
+		}
 	}
 }
 
@@ -313,6 +363,32 @@ func TestOutputsMatchTheirSchemas(t *testing.T) {
 		json.Unmarshal(raw, &v)
 		if err := resolved.Validate(v); err != nil {
 			t.Errorf("%s does not match its schema: %v", raw, err)
+		}
+	}
+}
+
+// TestInitializeNamesOnlyExposedTools follows issue 18 item 8: the
+// instructions name only the tools exposed, and tools.listChanged is not
+// advertised (the list never changes).
+func TestInitializeNamesOnlyExposedTools(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		tools         []string
+		named, absent string
+	}{
+		{[]string{"shell_execute"}, "shell_execute", "execute_command"},
+		{[]string{"execute_command"}, "execute_command", "shell_execute"},
+		{[]string{"shell_execute", "execute_command"}, "execute_command takes", ""},
+	} {
+		o := testOptions(t)
+		o.Tools = tt.tools
+		s, _ := newServer(t, o)
+		init := connect(t, s).InitializeResult()
+		if !strings.Contains(init.Instructions, tt.named) || tt.absent != "" && strings.Contains(init.Instructions, tt.absent) {
+			t.Errorf("tools %v: instructions %q", tt.tools, init.Instructions)
+		}
+		if init.Capabilities.Tools == nil || init.Capabilities.Tools.ListChanged {
+			t.Errorf("tools %v: capabilities.tools %+v, want present without listChanged", tt.tools, init.Capabilities.Tools)
 		}
 	}
 }
