@@ -35,7 +35,29 @@ func TestOutputPathsOneCheck(t *testing.T) {
 			t.Errorf("%q: got %v, want %s", tt.argv, r, tt.code)
 		}
 	}
-	for _, argv := range [][]string{{"git", "log", "--output=x.txt"}, {"curl", "-o", "x.txt", "http://127.0.0.1:9/"}} {
+	// git applies -C first and resolves --git-dir, --work-tree and the
+	// output after it; commands needing a work tree chdir into it.
+	if err := os.Mkdir(filepath.Join(work, "B"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(work, "B", "A")); err != nil {
+		t.Fatal(err)
+	}
+	for _, argv := range [][]string{
+		{"git", "--git-dir=.git", "-C", "lnk", "log", "--output=canary"},
+		{"git", "--work-tree=A", "-C", "B", "diff-files", "--output=wt_x"},
+		{"git", "-C", "B", "--work-tree=A", "diff", "--output=wt_x"},
+	} {
+		if r := Check(argv, ctx); r == nil || r.Code != "git.output-path" {
+			t.Errorf("%q: got %v, want git.output-path", argv, r)
+		}
+	}
+	for _, argv := range [][]string{
+		{"git", "log", "--output=x.txt"}, {"curl", "-o", "x.txt", "http://127.0.0.1:9/"},
+		{"git", "--git-dir=.git", "log", "--output=out.txt"},
+		{"git", "--git-dir=.git", "--work-tree=.", "diff", "--output=d.patch"},
+		{"git", "diff", "--output=/dev/null"},
+	} {
 		if r := Check(argv, ctx); r != nil {
 			t.Errorf("%q refused: %s", argv, r.Message)
 		}

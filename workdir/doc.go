@@ -15,6 +15,9 @@
 //     very directory (for the child's chdir); Real is where the kernel says
 //     it is; Root is an os.Root on it, through which every probe and open
 //     resolves relative paths without escaping (no "..", no symlink out).
+//   - A directory inside a .git directory (below its allowed directory) is
+//     refused: a call running there could rewrite repository configuration
+//     and hooks with an ordinary redirection.
 //   - Within is the one containment test of absolute paths (a directory
 //     inside an allowed directory, a token file inside a served one).
 //

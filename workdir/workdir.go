@@ -84,9 +84,14 @@ func Open(dir string, allowed []string) (*Dir, error) {
 		d.Close()
 		return nil, refuse(dir, "Directory is not accessible: %s: %v", dir, err)
 	}
-	if Inside(d.real, allowed) == "" {
+	root := Inside(d.real, allowed)
+	if root == "" {
 		d.Close()
 		return nil, refuse(dir, "Directory is outside the allowed directories: %s (it is %s)", dir, d.real)
+	}
+	if inGitDir(d.real, root) {
+		d.Close()
+		return nil, refuse(dir, "Directory %s is inside a .git directory: a call running there could rewrite the repository's configuration and hooks, which make git run programs", dir)
 	}
 	// Through the pinned link, so the root is the very same inode.
 	if d.root, err = os.OpenRoot(d.path); err != nil {
@@ -126,4 +131,18 @@ func (d *Dir) Close() error {
 		d.root.Close()
 	}
 	return d.f.Close()
+}
+
+// inGitDir reports whether path, below the allowed directory root, passes
+// through a directory named .git (any case: case-insensitive file systems
+// open .GIT as .git). A ">" inside the call's directory is checked by
+// package redirect; this closes the call's directory itself.
+func inGitDir(path, root string) bool {
+	rel := strings.TrimPrefix(strings.TrimPrefix(path, root), "/")
+	for _, part := range strings.Split(rel, "/") {
+		if strings.EqualFold(part, ".git") {
+			return true
+		}
+	}
+	return false
 }

@@ -35,12 +35,15 @@ func TestResolve(t *testing.T) {
 	os.Mkdir(filepath.Join(allowed, "sub"), 0o755)
 	os.WriteFile(filepath.Join(allowed, "f"), nil, 0o644)
 	os.Symlink(outside, filepath.Join(allowed, "out"))
+	os.MkdirAll(filepath.Join(allowed, "r", ".git", "hooks"), 0o755)
+	os.MkdirAll(filepath.Join(allowed, "r", ".GIT"), 0o755)
 	ptr := func(s string) *string { return &s }
 	for _, tt := range []struct {
 		arg  *string
 		want string // "" = refused
 	}{
 		{nil, allowed}, {ptr("sub"), filepath.Join(allowed, "sub")}, {ptr(allowed), allowed},
+		{ptr("r"), filepath.Join(allowed, "r")},
 		{ptr(""), ""}, {ptr("  "), ""}, {ptr("missing"), ""}, {ptr("f"), ""}, {ptr("out"), ""}, {ptr(outside), ""},
 	} {
 		got, err := Resolve(tt.arg, []string{allowed})
@@ -94,4 +97,24 @@ func TestPinnedDirSurvivesSwap(t *testing.T) {
 	if _, err := Open(d, []string{allowed}); refusal.As(err) == nil {
 		t.Errorf("a symlink to outside was pinned: %v", err)
 	}
+}
+
+// TestGitDirectoryRefused: a call cannot run inside a .git directory, where
+// '>> config' would rewrite the repository's configuration (red-team
+// finding: directory ".git", then diff.external ran a program).
+func TestGitDirectoryRefused(t *testing.T) {
+	allowed := resolved(t)
+	for _, d := range []string{"r/.git", "r/.git/hooks", "r/.GIT"} {
+		os.MkdirAll(filepath.Join(allowed, d), 0o755)
+		if wd, err := OpenAllowed(&d, []string{allowed}); refusal.As(err) == nil {
+			wd.Close()
+			t.Errorf("%s: opened as a call directory", d)
+		}
+	}
+	ok := "r"
+	wd, err := OpenAllowed(&ok, []string{allowed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wd.Close()
 }

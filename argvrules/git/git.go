@@ -25,11 +25,27 @@ func Check(argv []string, dir *workdir.Dir, allow []string) *refusal.Rejection {
 
 // globals is what the global options said that subcommand rules need.
 type globals struct {
-	// chdir holds the values of -C, --git-dir and --work-tree: an output
-	// path is relative to them, so they must be confined too.
-	chdir []string
-	any   bool         // at least one global option preceded the subcommand
-	dir   *workdir.Dir // the call's working directory (nil: unknown)
+	// cdirs are the -C values in order: git chdirs into each while parsing
+	// (git.c handle_options), so an output path is relative to all of them.
+	cdirs []string
+	// gitDirs and workTrees are the --git-dir and --work-tree values; they
+	// are resolved after the -C values, and commands that need a work tree
+	// chdir into it (setup_work_tree) before opening an output file.
+	gitDirs, workTrees []string
+	any                bool         // at least one global option preceded the subcommand
+	dir                *workdir.Dir // the call's working directory (nil: unknown)
+}
+
+// addDir records the value of a directory-selecting global option.
+func (g *globals) addDir(opt, val string) {
+	switch opt {
+	case "-C":
+		g.cdirs = append(g.cdirs, val)
+	case "--git-dir":
+		g.gitDirs = append(g.gitDirs, val)
+	case "--work-tree":
+		g.workTrees = append(g.workTrees, val)
+	}
 }
 
 func check(argv []string, g0 globals, allow []string) *refusal.Rejection {
@@ -105,9 +121,7 @@ func parseGlobals(argv []string) (globals, int, *refusal.Rejection) {
 				return g, -1, nil // usage error
 			}
 			i++
-			if a == "-C" || a == "--git-dir" || a == "--work-tree" {
-				g.chdir = append(g.chdir, argv[i])
-			}
+			g.addDir(a, argv[i])
 			continue
 		}
 		if strings.HasPrefix(a, "-c") || strings.HasPrefix(a, "--config-env=") {
@@ -124,7 +138,7 @@ func parseGlobals(argv []string) (globals, int, *refusal.Rejection) {
 		if name, val, ok := strings.Cut(a, "="); ok {
 			switch name {
 			case "--git-dir", "--work-tree":
-				g.chdir = append(g.chdir, val)
+				g.addDir(name, val)
 				g.any = true
 				continue
 			case "--namespace", "--super-prefix", "--attr-source":

@@ -11,32 +11,46 @@ import (
 // checkOutputPath refuses an output file or directory that leaves the
 // working directory, with the one containment check every family uses
 // (redirect.ProbeWrite: lexical rules, then symlinks resolved under the
-// call's directory). git resolves the path after the global -C values, so
-// it is judged both as given and joined to them; every -C, --git-dir and
-// --work-tree value must itself pass the lexical rules.
+// call's directory). The path is judged as given and as git opens it:
+// after the -C values (in order) and, for commands that chdir to the work
+// tree, below each --work-tree value. Every -C, --git-dir and --work-tree
+// value must itself pass the lexical rules. "-" and /dev/null are harmless.
 func checkOutputPath(ev optEvent, g globals, kind redirect.Kind) *refusal.Rejection {
 	idx, arg := ev.index, ev.arg
 	if ev.vindex >= 0 {
 		idx, arg = ev.vindex, ev.value
 	}
-	for _, d := range g.chdir {
+	if ev.hasValue && redirect.Harmless(ev.value) {
+		return nil
+	}
+	for _, d := range slices.Concat(g.cdirs, g.gitDirs, g.workTrees) {
 		if err := redirect.Check(d); err != nil {
 			return ruleOutput.Reject(idx, arg,
 				"%q is resolved against the global directory option value %q, which leaves the working directory (%s)",
 				ev.arg, d, err)
 		}
 	}
-	candidates := []string{ev.value}
-	if len(g.chdir) > 0 {
-		candidates = append(candidates, strings.Join(append(slices.Clone(g.chdir), ev.value), "/"))
-	}
-	for _, p := range candidates {
+	for _, p := range outputCandidates(ev.value, g) {
 		if err := redirect.ProbeWrite(g.dir, p, kind); err != nil || !ev.hasValue {
 			return ruleOutput.Reject(idx, arg,
 				"%q writes to %q, which must stay inside the working directory (%v)", ev.arg, ev.value, err)
 		}
 	}
 	return nil
+}
+
+// outputCandidates are the paths git may open for value: as given, after
+// the -C prefix, and below each work tree after that prefix.
+func outputCandidates(value string, g globals) []string {
+	out := []string{value}
+	prefix := slices.Clone(g.cdirs)
+	if len(prefix) > 0 {
+		out = append(out, strings.Join(append(prefix, value), "/"))
+	}
+	for _, wt := range g.workTrees {
+		out = append(out, strings.Join(append(slices.Clone(prefix), wt, value), "/"))
+	}
+	return out
 }
 
 // isOutputOption reports whether ev is diff.c's --output (typed exactly or
