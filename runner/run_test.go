@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 )
@@ -489,13 +490,27 @@ func countFDs(t *testing.T) int {
 }
 
 // assertNoChildren checks that the test process has no child at all,
-// running or zombie.
+// running or zombie, other than the lifetime watchdog (under a lifetime
+// mechanism, see TestLifetimeMechanisms).
 func assertNoChildren(t *testing.T) {
 	t.Helper()
 	var info unix.Siginfo
 	err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
-	if !errors.Is(err, unix.ECHILD) {
-		t.Errorf("the test still has child processes (waitid: %v)", err)
+	if errors.Is(err, unix.ECHILD) {
+		return
+	}
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, task := range tasks {
+		b, _ := os.ReadFile("/proc/self/task/" + task.Name() + "/children")
+		for _, pid := range strings.Fields(string(b)) {
+			cmdline, _ := os.ReadFile("/proc/" + pid + "/cmdline")
+			if !bytes.Contains(cmdline, []byte(lifetime.WatchdogArg)) {
+				t.Errorf("the test still has child process %s (%q)", pid, bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '}))
+			}
+		}
 	}
 }
 
