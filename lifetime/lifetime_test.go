@@ -318,3 +318,22 @@ func TestRemoveCgroupTree(t *testing.T) {
 		t.Errorf("%s still there: %v", tree.root, err)
 	}
 }
+
+// TestWatchdogMustAnswer: a binary that does not dispatch WatchdogArg is
+// refused as the watchdog instead of being left to run.
+func TestWatchdogMustAnswer(t *testing.T) {
+	truePath, err := exec.LookPath("true")
+	if err != nil {
+		t.Skip("true not installed")
+	}
+	m := newManager(Subreaper, nil)
+	if wd, err := m.startWatchdog(truePath, -1, "subreaper"); err == nil || !strings.Contains(err.Error(), "did not answer") {
+		if wd != nil {
+			wd.stop(time.Second)
+		}
+		t.Fatalf("startWatchdog(%s) = %v, want a refusal", truePath, err)
+	}
+	if len(m.owned) != 0 {
+		t.Errorf("the refused watchdog is still registered: %v", m.owned)
+	}
+}

@@ -22,8 +22,18 @@ import (
 const WatchdogArg = "__mcp-shell-server-lifetime-watchdog"
 
 // watchdogInputFD is the watchdog's end of the pipe from the server: EOF on
-// it means the server has exited, however it exited.
-const watchdogInputFD = 3
+// it means the server has exited, however it exited. On watchdogReadyFD it
+// writes one byte once it listens, which also proves that the binary
+// dispatched WatchdogArg.
+const (
+	watchdogInputFD = 3
+	watchdogReadyFD = 4
+)
+
+// readyTimeout bounds the watchdog's start: a Go runtime and the server's
+// package initialisation take a few milliseconds; a binary that does not
+// know WatchdogArg never answers.
+const readyTimeout = 5 * time.Second
 
 // feedTimeout bounds one write to the watchdog. It reads continuously, so
 // a full pipe means it is stopped or stuck; the server then stops feeding
@@ -56,22 +66,38 @@ func (m *Manager) startWatchdog(exe string, cgroupFD int, args ...string) (*watc
 		return nil, err
 	}
 	defer r.Close()
+	readyR, readyW, err := os.Pipe()
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	defer readyR.Close()
 	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
 		w.Close()
+		readyW.Close()
 		return nil, err
 	}
 	defer null.Close()
 	attr := &os.ProcAttr{
 		Dir:   "/",
 		Env:   []string{}, // nil would pass the server's environment on
-		Files: []*os.File{null, null, os.Stderr, r},
+		Files: []*os.File{null, null, os.Stderr, r, readyW},
 		Sys:   &syscall.SysProcAttr{Setsid: true, UseCgroupFD: cgroupFD >= 0, CgroupFD: cgroupFD},
 	}
 	p, err := m.start(exe, append([]string{exe, WatchdogArg}, args...), attr, nil)
+	readyW.Close()
 	if err != nil {
 		w.Close()
 		return nil, fmt.Errorf("starting the watchdog: %w", err)
+	}
+	_ = readyR.SetReadDeadline(time.Now().Add(readyTimeout))
+	if n, err := readyR.Read(make([]byte, 1)); n != 1 {
+		_ = p.Kill()
+		_, _ = p.Wait()
+		m.release(p.Pid)
+		w.Close()
+		return nil, fmt.Errorf("the watchdog (%s %s) did not answer: %v (does main dispatch lifetime.WatchdogArg?)", exe, WatchdogArg, err)
 	}
 	wd := &watchdog{p: p, in: w, log: m.log, done: make(chan struct{})}
 	go func() {
@@ -130,6 +156,8 @@ func RunWatchdog(args []string) int {
 	}
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, unix.SIGTERM, unix.SIGINT, unix.SIGHUP)
+	_, _ = unix.Write(watchdogReadyFD, []byte{1})
+	_ = unix.Close(watchdogReadyFD)
 	st := &watchState{procs: map[int]uint64{}, sessions: map[int]uint64{}}
 	eof := make(chan struct{})
 	go func() {
