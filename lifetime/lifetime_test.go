@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/proctest"
 )
 
 func TestParseStat(t *testing.T) {
@@ -115,9 +117,10 @@ func waitThreadGone(t *testing.T, tid int) {
 	const pidfdThread = unix.O_EXCL // PIDFD_THREAD
 	if fd, err := unix.PidfdOpen(tid, pidfdThread); err == nil {
 		defer unix.Close(fd)
-		if n, err := unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, 10_000); err != nil || n != 1 {
-			t.Fatalf("thread %d still running (poll %d, %v)", tid, n, err)
+		if !proctest.WaitExit(fd, 10*time.Second) {
+			t.Fatalf("thread %d still running", tid)
 		}
+		return
 	}
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 		if _, err := os.Stat("/proc/self/task/" + strconv.Itoa(tid)); errors.Is(err, os.ErrNotExist) {
@@ -300,7 +303,7 @@ func TestWatchdogSubreaper(t *testing.T) {
 	if ws := ps.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
 		t.Errorf("the reported stage: %v, want SIGKILL from the watchdog", ps)
 	}
-	if n, err := unix.Poll([]unix.PollFd{{Fd: int32(bgfd), Events: unix.POLLIN}}, 5000); err != nil || n != 1 {
+	if !proctest.WaitExit(bgfd, 5*time.Second) {
 		unix.Kill(bg, unix.SIGKILL)
 		t.Errorf("the unreported process in the stage's session survived the watchdog")
 	}
@@ -320,20 +323,20 @@ func TestRemoveCgroupTree(t *testing.T) {
 }
 
 // TestWatchdogMustAnswer: a binary that does not dispatch WatchdogArg is
-// refused as the watchdog instead of being left to run.
+// stopped instead of being left to run as the watchdog.
 func TestWatchdogMustAnswer(t *testing.T) {
-	truePath, err := exec.LookPath("true")
-	if err != nil {
-		t.Skip("true not installed")
-	}
+	sleep := requireSleep(t)
 	m := newManager(Subreaper, nil)
-	if wd, err := m.startWatchdog(truePath, -1, "subreaper"); err == nil || !strings.Contains(err.Error(), "did not answer") {
-		if wd != nil {
-			wd.stop(time.Second)
-		}
-		t.Fatalf("startWatchdog(%s) = %v, want a refusal", truePath, err)
+	wd, err := m.startWatchdog(sleep, -1, "100") // "sleep WatchdogArg 100" never answers
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-wd.done:
+	case <-time.After(2 * readyTimeout):
+		t.Fatal("the silent watchdog was not stopped")
 	}
 	if len(m.owned) != 0 {
-		t.Errorf("the refused watchdog is still registered: %v", m.owned)
+		t.Errorf("the stopped watchdog is still registered: %v", m.owned)
 	}
 }

@@ -71,7 +71,11 @@ func (m *Manager) startWatchdog(exe string, cgroupFD int, args ...string) (*watc
 		w.Close()
 		return nil, err
 	}
-	defer readyR.Close()
+	defer func() {
+		if readyR != nil {
+			readyR.Close()
+		}
+	}()
 	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
 		w.Close()
@@ -91,15 +95,11 @@ func (m *Manager) startWatchdog(exe string, cgroupFD int, args ...string) (*watc
 		w.Close()
 		return nil, fmt.Errorf("starting the watchdog: %w", err)
 	}
-	_ = readyR.SetReadDeadline(time.Now().Add(readyTimeout))
-	if n, err := readyR.Read(make([]byte, 1)); n != 1 {
-		_ = p.Kill()
-		_, _ = p.Wait()
-		m.release(p.Pid)
-		w.Close()
-		return nil, fmt.Errorf("the watchdog (%s %s) did not answer: %v (does main dispatch lifetime.WatchdogArg?)", exe, WatchdogArg, err)
-	}
 	wd := &watchdog{p: p, in: w, log: m.log, done: make(chan struct{})}
+	// The answer is awaited in the background: the watchdog already holds
+	// its end of the pipe, so it will see EOF whenever it gets to read.
+	go wd.awaitReady(readyR, exe)
+	readyR = nil // closed by awaitReady
 	go func() {
 		_, _ = p.Wait()
 		m.release(p.Pid)
@@ -113,6 +113,20 @@ func (m *Manager) startWatchdog(exe string, cgroupFD int, args ...string) (*watc
 		close(wd.done)
 	}()
 	return wd, nil
+}
+
+// awaitReady reads the watchdog's answer. A binary that does not dispatch
+// WatchdogArg never answers: it is killed and the server says so.
+func (wd *watchdog) awaitReady(r *os.File, exe string) {
+	defer r.Close()
+	_ = r.SetReadDeadline(time.Now().Add(readyTimeout))
+	if n, err := r.Read(make([]byte, 1)); n != 1 {
+		wd.mu.Lock()
+		wd.failed = true
+		wd.mu.Unlock()
+		wd.log.Warn("the lifetime watchdog did not answer and was stopped: a SIGKILL of the server would leave call processes running (does main dispatch lifetime.WatchdogArg?)", "exe", exe, "err", err)
+		_ = wd.p.Kill()
+	}
 }
 
 // send writes one line to the watchdog. After a failure (the watchdog is

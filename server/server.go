@@ -14,6 +14,7 @@ import (
 
 	"github.com/seed-b63acb1b/mcp-shell-server/audit"
 	"github.com/seed-b63acb1b/mcp-shell-server/config"
+	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
@@ -222,6 +223,7 @@ func (s *Server) finishAudit(ctx context.Context, st *callState, res mcp.Result,
 	if st.rec.Duration == 0 {
 		st.rec.Duration = time.Since(st.rec.Time)
 	}
+	st.rec.Lifetime = string(lifetime.Default().Mechanism())
 	s.opts.Audit.Log(ctx, st.rec)
 }
 
