@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/proctest"
 	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
@@ -249,10 +250,8 @@ func assertGone(t *testing.T, pidFile string) {
 	defer unix.Close(fd)
 	// A pidfd becomes readable when the process exits; SIGKILL was sent
 	// before Run returned, so this is a bounded wait, not a sleep.
-	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
-	n, err := unix.Poll(fds, int(slack/time.Millisecond))
-	if err != nil || n != 1 {
-		t.Errorf("grandchild %d still running after Run returned (poll %d, %v)", pid, n, err)
+	if !proctest.WaitExit(fd, slack) {
+		t.Errorf("grandchild %d still running after Run returned", pid)
 		return
 	}
 	if stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil {

@@ -123,14 +123,30 @@ func Survivors(procs []Proc, within time.Duration) []Proc {
 			unix.Close(fd) // the pid was reused: the reported process is gone
 			continue
 		}
-		left := max(0, time.Until(deadline))
-		n, err := unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, int(left.Milliseconds()))
-		unix.Close(fd)
-		if err != nil || n == 0 {
+		if !exitedBy(fd, deadline) {
 			out = append(out, p)
 		}
+		unix.Close(fd)
 	}
 	return out
+}
+
+// WaitExit waits up to timeout for the process behind pidfd fd to exit and
+// reports whether it did.
+func WaitExit(fd int, timeout time.Duration) bool { return exitedBy(fd, time.Now().Add(timeout)) }
+
+// exitedBy waits until the process behind pidfd fd exits or deadline
+// passes, and reports whether it exited. poll is restarted after EINTR (the
+// Go runtime's preemption signal interrupts it).
+func exitedBy(fd int, deadline time.Time) bool {
+	for {
+		left := max(0, time.Until(deadline))
+		n, err := unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, int(left.Milliseconds()))
+		if err == unix.EINTR {
+			continue
+		}
+		return err == nil && n > 0
+	}
 }
 
 // Kill SIGKILLs procs (the survivors of a test that expected them, so that
