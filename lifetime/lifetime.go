@@ -60,8 +60,9 @@ type Manager struct {
 	tr *tracker    // Subreaper
 	wd *watchdog   // nil in Session mode
 
-	// forkMu is held while a child is forked and registered, and by the
-	// reaper, so that the reaper never takes a child for an orphan.
+	// forkMu is held while a child is forked and registered, by the reaper
+	// and by the tracker's walks, so that neither takes a child for an
+	// orphan. Taken before the tracker's lock.
 	forkMu sync.Mutex
 	// ownedMu guards owned; it is taken last and never held while taking
 	// another lock.
@@ -182,7 +183,7 @@ func (m *Manager) setupSubreaper(exe string) (wdErr, err error) {
 		return nil, fmt.Errorf("prctl(PR_SET_CHILD_SUBREAPER): %w", err)
 	}
 	m.mech = Subreaper
-	m.tr = newTracker(m.isOwned, m.log)
+	m.tr = newTracker(&m.forkMu, m.isOwned, m.log)
 	if exe == "" {
 		return errors.New("no server binary"), nil
 	}

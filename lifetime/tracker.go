@@ -31,10 +31,14 @@ const killRounds = 64
 // call's process tree as it is seen, so that it knows which call such an
 // orphan came from.
 type tracker struct {
-	self  int
-	owned func(pid int) bool // stages and the watchdog (the Manager's registry)
-	feed  func(line string)  // to the watchdog; nil without one
-	log   *slog.Logger
+	self int
+	// forkMu is the Manager's: a walk holds it so that no child is
+	// between fork and registration while the server's children are read
+	// (it would look like an orphan). Taken before mu.
+	forkMu *sync.Mutex
+	owned  func(pid int) bool // stages and the watchdog (the Manager's registry)
+	feed   func(line string)  // to the watchdog; nil without one
+	log    *slog.Logger
 
 	mu      sync.Mutex
 	procs   map[int]*tracked
@@ -49,8 +53,8 @@ type tracked struct {
 	calls []*Call // one call; several when an orphan could not be told apart
 }
 
-func newTracker(owned func(int) bool, log *slog.Logger) *tracker {
-	return &tracker{self: os.Getpid(), owned: owned, log: log, procs: map[int]*tracked{}, running: map[*Call]struct{}{}}
+func newTracker(forkMu *sync.Mutex, owned func(int) bool, log *slog.Logger) *tracker {
+	return &tracker{self: os.Getpid(), forkMu: forkMu, owned: owned, log: log, procs: map[int]*tracked{}, running: map[*Call]struct{}{}}
 }
 
 // begin registers a running call.
@@ -133,6 +137,8 @@ func (t *tracker) end(c *Call) {
 // to the server are attributed, records of processes that are gone are
 // dropped, and an orphan no running call can own is killed.
 func (t *tracker) scan() {
+	t.forkMu.Lock()
+	defer t.forkMu.Unlock()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var queue []int
