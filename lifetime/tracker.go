@@ -147,16 +147,21 @@ func (t *tracker) scan() {
 		if _, known := t.procs[pid]; known || t.owned(pid) {
 			continue
 		}
+		// A zombie is recorded too: /proc shows a process whose first
+		// thread has exited as a zombie while its other threads still run,
+		// so only its pidfd tells when it is gone (see members).
 		st, err := readStat(pid)
-		if err != nil || st.dead() {
-			continue // the reaper collects it
+		if err != nil {
+			continue
 		}
 		calls := t.attribute(st)
 		if len(calls) == 0 {
 			if fd := pidfdOf(pid, st.start); fd >= 0 {
-				signalPidfd(fd, unix.SIGKILL)
+				if !exited(fd) {
+					signalPidfd(fd, unix.SIGKILL)
+					t.log.Warn("killed a process that belongs to no running call", "pid", pid, "session", st.sid)
+				}
 				unix.Close(fd)
-				t.log.Warn("killed a process that belongs to no running call", "pid", pid, "session", st.sid)
 			}
 			continue
 		}
@@ -182,10 +187,7 @@ func (t *tracker) scan() {
 			}
 			continue
 		}
-		if st.dead() {
-			continue
-		}
-		kids, _ := children(pid)
+		kids, _ := children(pid) // every thread's, so also those of a zombie leader's live threads
 		for _, k := range kids {
 			if _, known := t.procs[k]; known {
 				continue

@@ -255,11 +255,17 @@ func (st *watchState) kill() {
 		if _, ok := targets[s.pid]; ok || s.pid == os.Getpid() {
 			return
 		}
-		if fd := pidfdOf(s.pid, s.start); fd >= 0 {
-			signalPidfd(fd, unix.SIGSTOP)
-			targets[s.pid] = fd
-			queue = append(queue, s.pid)
+		fd := pidfdOf(s.pid, s.start)
+		if fd < 0 {
+			return
 		}
+		if exited(fd) {
+			unix.Close(fd)
+			return
+		}
+		signalPidfd(fd, unix.SIGSTOP)
+		targets[s.pid] = fd
+		queue = append(queue, s.pid)
 	}
 	ents, _ := os.ReadDir("/proc")
 	for _, e := range ents {
@@ -267,8 +273,8 @@ func (st *watchState) kill() {
 		if err != nil {
 			continue
 		}
-		s, err := readStat(pid)
-		if err != nil || s.dead() {
+		s, err := readStat(pid) // a "Z" may still have live threads: add asks its pidfd
+		if err != nil {
 			continue
 		}
 		if start, ok := st.procs[pid]; ok && start == s.start {
@@ -283,7 +289,7 @@ func (st *watchState) kill() {
 		waitStopped(pid)
 		kids, _ := children(pid)
 		for _, k := range kids {
-			if s, err := readStat(k); err == nil && !s.dead() {
+			if s, err := readStat(k); err == nil {
 				add(s)
 			}
 		}
