@@ -172,7 +172,7 @@ func newTestTree(t *testing.T) *cgroupTree {
 	t.Helper()
 	tree, err := newCgroupTree()
 	if err != nil {
-		t.Skipf("no writable cgroup v2 here: %v", err)
+		proctest.Unavailable(t, "cgroup", "no writable cgroup v2: %v", err)
 	}
 	t.Cleanup(tree.remove)
 	return tree

@@ -63,7 +63,7 @@ func TestLifetimeMechanisms(t *testing.T) {
 			cmd.Env = append(os.Environ(), lifetimeEnv+"="+string(mode))
 			out, err := cmd.CombinedOutput()
 			if i := bytes.Index(out, []byte(skipMarker)); i >= 0 {
-				t.Skipf("%s", bytes.TrimSpace(out[i:]))
+				proctest.Unavailable(t, string(mode), "%s", bytes.TrimSpace(out[i:]))
 			}
 			if err != nil {
 				t.Fatalf("under %s: %v\n%s", mode, err, out)
@@ -228,21 +228,21 @@ func openPTY(t *testing.T) (master, slave *os.File) {
 	t.Helper()
 	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
 	if err != nil {
-		t.Skipf("no pseudo-terminals: %v", err)
+		proctest.Unavailable(t, "pty", "/dev/ptmx: %v", err)
 	}
 	if err := unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0); err != nil {
 		m.Close()
-		t.Skipf("unlockpt: %v", err)
+		proctest.Unavailable(t, "pty", "unlockpt: %v", err)
 	}
 	n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
 	if err != nil {
 		m.Close()
-		t.Skipf("ptsname: %v", err)
+		proctest.Unavailable(t, "pty", "ptsname: %v", err)
 	}
 	s, err := os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|syscall.O_NOCTTY, 0)
 	if err != nil {
 		m.Close()
-		t.Skipf("opening the terminal: %v", err)
+		proctest.Unavailable(t, "pty", "opening the terminal: %v", err)
 	}
 	return m, s
 }
@@ -284,7 +284,7 @@ func TestServerKilled(t *testing.T) {
 			}
 			if l := lines.Text(); strings.HasPrefix(l, skipMarker) {
 				_ = cmd.Wait()
-				t.Skip(l)
+				proctest.Unavailable(t, string(mode), "%s", l)
 			}
 			procs := col.Wait(t, 2*harnessCalls, 30*time.Second)
 			// Every process has reported: have the tracker record them
@@ -440,7 +440,7 @@ func runHarness(args []string) int {
 // Setup they accumulate, which shows the test can see them.
 func TestPID1NoZombies(t *testing.T) {
 	if err := exec.Command("unshare", "-p", "-f", "--mount-proc", "true").Run(); err != nil {
-		t.Skipf("cannot create a PID namespace (unshare -p needs root): %v", err)
+		proctest.Unavailable(t, "pidns", "unshare -p -f --mount-proc (needs root): %v", err)
 	}
 	helper := proctest.Helper(t)
 	const calls = 100
@@ -449,7 +449,7 @@ func TestPID1NoZombies(t *testing.T) {
 			start := time.Now()
 			out, err := exec.Command("unshare", "-p", "-f", "--mount-proc", "--", os.Args[0], harnessArg, mode, "orphans", t.TempDir(), helper, strconv.Itoa(calls)).Output()
 			if bytes.HasPrefix(out, []byte(skipMarker)) {
-				t.Skipf("%s", bytes.TrimSpace(out))
+				proctest.Unavailable(t, mode, "%s", bytes.TrimSpace(out))
 			}
 			var exitErr *exec.ExitError
 			if errors.As(err, &exitErr) {

@@ -148,7 +148,7 @@ func TestKilledServerLeavesNothing(t *testing.T) {
 // processes: no zombie is left.
 func TestPID1NoZombiesE2E(t *testing.T) {
 	if err := exec.Command("unshare", "-p", "-f", "--mount-proc", "true").Run(); err != nil {
-		t.Skipf("cannot create a PID namespace (unshare -p needs root): %v", err)
+		proctest.Unavailable(t, "pidns", "unshare -p -f --mount-proc (needs root): %v", err)
 	}
 	helper := proctest.Helper(t)
 	s := startLifetime(t, helper, "unshare", "-p", "-f", "--mount-proc", "--", binary)

@@ -21,6 +21,25 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// RequireEnv lists, comma-separated, the mechanisms the lifetime tests
+// must exercise on this machine ("cgroup", "subreaper", "pidns", "pty"):
+// CI sets it for what it has checked is available, so that a test which
+// would skip fails instead (see .ci/run).
+const RequireEnv = "MCP_SHELL_TEST_REQUIRE_LIFETIME"
+
+// Unavailable skips t because what is not available here, or fails it when
+// RequireEnv lists what.
+func Unavailable(t testing.TB, what, format string, args ...any) {
+	t.Helper()
+	msg := what + " unavailable: " + fmt.Sprintf(format, args...)
+	for w := range strings.SplitSeq(os.Getenv(RequireEnv), ",") {
+		if strings.TrimSpace(w) == what {
+			t.Fatalf("%s (required by %s)", msg, RequireEnv)
+		}
+	}
+	t.Skip(msg)
+}
+
 var built struct {
 	once sync.Once
 	dir  string
