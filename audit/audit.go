@@ -49,6 +49,9 @@ type Record struct {
 	// the Landlock ABI applied (0 without Landlock).
 	Sandbox    string
 	SandboxABI int
+	// Lifetime is the mechanism that binds a call's processes to it
+	// (cgroup, subreaper or session; see package lifetime).
+	Lifetime string
 }
 
 // Logger writes audit records as JSON lines.
@@ -89,6 +92,7 @@ func (l *Logger) Log(ctx context.Context, r Record) {
 		slog.String("rule", r.Rule),
 		slog.String("sandbox", r.Sandbox),
 		slog.Int("sandbox_abi", r.SandboxABI),
+		slog.String("lifetime", r.Lifetime),
 	}
 	if r.Signal != "" {
 		attrs = append(attrs, slog.String("signal", r.Signal))

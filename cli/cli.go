@@ -23,6 +23,7 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/audit"
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/config"
+	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 	"github.com/seed-b63acb1b/mcp-shell-server/server"
@@ -157,6 +158,17 @@ func serve(dirs []string, s Streams) int {
 	}
 	defer closeAudit()
 	warnAtStart(log, cfg)
+	// Process-wide: the mechanism binding every call's processes to the
+	// call and to this process (cgroup, else subreaper), the reaper when
+	// PID 1, and the watchdog for a SIGKILL of the server. Close, deferred
+	// here, runs after srv.Shutdown below and kills whatever is left.
+	lt, err := lifetime.Setup(lifetime.Options{Log: log})
+	if err != nil {
+		log.Error("cannot set up process lifetime", "err", err)
+		return ExitUsage
+	}
+	defer lt.Close()
+	log.Info("process lifetime", lt.LogAttrs()...)
 	var launcher *sandbox.Launcher
 	if cfg.Launch {
 		if launcher, err = sandbox.NewLauncher(cfg.Sandbox); err != nil {

@@ -6,10 +6,17 @@
 //   - Every stage's argv[0] is resolved with childenv.LookPath using the
 //     PATH in Spec.Env, never the server's PATH. Spec.Env is the complete
 //     environment; a nil Env means an empty one, never the server's.
-//   - All stages of a call run in one new process group (Setpgid; the first
-//     stage's pid is the group id), never a new session. Children never get
-//     the server's stdin, stdout or stderr: stdin is a pipe fed with
-//     Spec.Stdin, the "<" file, or /dev/null; stdout and stderr are pipes.
+//   - Every stage starts in a new session of its own (Setsid; its pid is its
+//     session and process group id), so no process of a call has a
+//     controlling terminal (/dev/tty gives ENXIO); with SIGKILL as its
+//     parent-death signal, forked on the lifetime package's forker thread so
+//     that the signal means the server died; and, in lifetime's cgroup mode,
+//     inside the call's cgroup (startStage in stage.go). Each call is a
+//     lifetime.Call of lifetime.Default(), which binds every descendant to
+//     it (cgroup, subreaper or session: see package lifetime). Children
+//     never get the server's stdin, stdout or stderr: stdin is a pipe fed
+//     with Spec.Stdin, the "<" file, or /dev/null; stdout and stderr are
+//     pipes.
 //   - Stages run concurrently, connected by OS pipes. The stderr of all
 //     stages shares one pipe and so is captured as one stream, interleaved in
 //     write order as on a terminal, capped like stdout.
@@ -29,17 +36,20 @@
 //     pipe that the runner copies into the file, so redirected output counts
 //     toward OutputLimit and at most OutputLimit bytes reach the file. The
 //     child therefore sees a pipe, not a seekable file, on stdout.
-//   - Timeout and ctx cancellation send SIGTERM to the group, wait KillGrace
-//     (less if every stage exits first), then SIGKILL the group and every
-//     stage. After every stage has exited normally, descendants still
-//     holding the output pipes get at most KillGrace (bounded by the
-//     remaining timeout) to finish.
-//   - A call's processes never outlive the call: the group is always sent
-//     SIGKILL before Run returns, even after a normal exit, and every stage
-//     is reaped. The first stage is reaped last, so its zombie keeps the
-//     group id from being reused while the group is signalled. Pipe reads
-//     are abandoned shortly after that final SIGKILL, so a descendant that
-//     escaped the group (setsid) cannot hold the call open.
+//   - Timeout and ctx cancellation send SIGTERM to every stage's group and
+//     every process of the call (Call.Signal), wait KillGrace (less if every
+//     stage exits first), then SIGKILL the groups, every stage and every
+//     process of the call (Call.Kill). After every stage has exited
+//     normally, descendants still holding the output pipes get at most
+//     KillGrace (bounded by the remaining timeout) to finish.
+//   - A call's processes never outlive the call: the groups and the
+//     call's processes are always sent SIGKILL before Run returns, even
+//     after a normal exit, Call.Kill waits until they have exited (cgroup,
+//     subreaper), and every stage is reaped. Stages are reaped only after
+//     the last signal, so their zombies keep their group ids from being
+//     reused while they are signalled. Pipe reads are abandoned shortly
+//     after that final SIGKILL, so a descendant the lifetime mechanism does
+//     not see (session mode, setsid) cannot hold the call open.
 //   - With Spec.Sandbox, every stage is started through the sandbox
 //     launcher (the server binary in its hidden launcher mode), which sets
 //     the rlimits and no_new_privs, applies the Landlock ruleset when
@@ -51,8 +61,9 @@
 //     private temporary directory (TMPDIR unless Env sets it), removed
 //     before Run returns.
 //
-// Not covered: descendants that leave the process group or session keep
-// running (only a cgroup or a subreaper would catch them); without
-// Spec.Sandbox no rlimits are set; callers cap the number of concurrent
-// calls.
+// Not covered: in lifetime's session mode (no lifetime.Setup, or neither a
+// cgroup nor a subreaper available) descendants that leave their stage's
+// session keep running; the limits of the other modes are in package
+// lifetime's doc; without Spec.Sandbox no rlimits are set; callers cap the
+// number of concurrent calls.
 package runner

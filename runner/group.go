@@ -7,15 +7,18 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
 )
 
-// group is the process group of one run: the started stages in order, the
-// group id (the first stage's pid), and a channel closed once every started
-// stage has exited. Stages are observed with waitid(WNOWAIT) and reaped
-// only at the end, so until then no pid or the group id can be reused.
+// group is the processes of one run: the call's lifetime binding, the
+// started stages in order (each leads its own session and process group,
+// whose id is its pid), and a channel closed once every started stage has
+// exited. Stages are observed with waitid(WNOWAIT) and reaped only at the
+// end, so until then no stage pid, and so no group id, can be reused.
 type group struct {
+	call     *lifetime.Call
 	procs    []*os.Process
-	pgid     int
 	watchers sync.WaitGroup
 	exited   chan struct{}
 	states   []*os.ProcessState
@@ -23,9 +26,6 @@ type group struct {
 
 // add records a started stage and begins watching for its exit.
 func (g *group) add(p *os.Process) {
-	if len(g.procs) == 0 {
-		g.pgid = p.Pid
-	}
 	g.procs = append(g.procs, p)
 	g.watchers.Go(func() { waitExited(p.Pid) })
 }
@@ -50,27 +50,35 @@ func waitExited(pid int) {
 	}
 }
 
-// signalGroup sends sig to the whole group. The pgid > 0 guard matters:
-// kill(0, sig) would signal the server's own group.
-func (g *group) signalGroup(sig syscall.Signal) {
-	if g.pgid > 0 {
-		_ = unix.Kill(-g.pgid, sig) // ESRCH: the group is already empty
+// signalGroups sends sig to every stage's process group. The pid > 0
+// guard matters: kill(0, sig) would signal the server's own group.
+func (g *group) signalGroups(sig syscall.Signal) {
+	for _, p := range g.procs {
+		if p.Pid > 0 {
+			_ = unix.Kill(-p.Pid, sig) // ESRCH: the group is already empty
+		}
 	}
 }
 
-// killAll sends SIGKILL to the group and to every stage directly (a stage
-// may have moved itself to another group).
+// killAll sends SIGKILL to every stage's group, to every stage directly (a
+// stage may have moved itself to another group), and to every process the
+// call's lifetime binding knows (the call's cgroup, or its recorded tree:
+// descendants that left the stages' sessions), and returns once those have
+// exited.
 func (g *group) killAll() {
-	g.signalGroup(unix.SIGKILL)
+	g.signalGroups(unix.SIGKILL)
 	for _, p := range g.procs {
 		_ = p.Signal(unix.SIGKILL) // os.ErrProcessDone cannot happen before reap; other errors mean it is gone
 	}
+	g.call.Kill()
 }
 
-// terminate sends SIGTERM to the group, waits up to grace for every stage
-// to exit, then SIGKILLs everything and waits for the stages to exit.
+// terminate sends SIGTERM to the stages' groups and to every process of
+// the call, waits up to grace for every stage to exit, then SIGKILLs
+// everything and waits for the stages to exit.
 func (g *group) terminate(grace time.Duration) {
-	g.signalGroup(unix.SIGTERM)
+	g.signalGroups(unix.SIGTERM)
+	g.call.Signal(unix.SIGTERM)
 	t := time.NewTimer(grace)
 	defer t.Stop()
 	select {
@@ -88,14 +96,14 @@ func (g *group) abort() {
 	g.reap()
 }
 
-// reap collects every stage's status, the group leader last so that its
-// zombie holds the group id until the end.
+// reap collects every stage's status and tells the lifetime binding.
 func (g *group) reap() {
 	g.states = make([]*os.ProcessState, len(g.procs))
-	for i := len(g.procs) - 1; i >= 0; i-- {
-		if st, err := g.procs[i].Wait(); err == nil {
+	for i, p := range g.procs {
+		if st, err := p.Wait(); err == nil {
 			g.states[i] = st
 		}
+		g.call.Reaped(p)
 	}
 }
 

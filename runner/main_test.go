@@ -1,20 +1,46 @@
 package runner
 
 import (
+	"fmt"
 	"os"
 	"testing"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/proctest"
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/testcases"
+	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
-// TestMain lets the test binary serve as the sandbox launcher, as the
-// server binary does (Spec.Sandbox re-executes os.Executable()).
+// TestMain lets the test binary serve as the sandbox launcher and the
+// lifetime watchdog, as the server binary does (both re-execute
+// os.Executable()), and as the small server of the lifetime tests
+// (runHarness). With lifetimeEnv set it installs that lifetime mechanism
+// before the tests run (see TestLifetimeMechanisms).
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == sandbox.LauncherArg {
-		os.Exit(sandbox.RunLauncher(os.Args[2:]))
+	if len(os.Args) > 1 {
+		switch os.Args[1] {
+		case sandbox.LauncherArg:
+			os.Exit(sandbox.RunLauncher(os.Args[2:]))
+		case lifetime.WatchdogArg:
+			os.Exit(lifetime.RunWatchdog(os.Args[2:]))
+		case harnessArg:
+			os.Exit(runHarness(os.Args[2:]))
+		}
 	}
-	os.Exit(m.Run())
+	var lt *lifetime.Manager
+	if mode := os.Getenv(lifetimeEnv); mode != "" {
+		var err error
+		if lt, err = lifetime.Setup(lifetime.Options{Mechanism: lifetime.Mechanism(mode)}); err != nil {
+			fmt.Println(skipMarker, err)
+			os.Exit(0)
+		}
+	}
+	code := m.Run()
+	if lt != nil {
+		lt.Close()
+	}
+	proctest.Cleanup()
+	os.Exit(code)
 }
 
 // pinned opens dir as a call's working directory, closed with the test.

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
+	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 )
 
@@ -63,13 +63,19 @@ func run(ctx context.Context, s Spec) (Result, error) {
 		return res, err
 	}
 	defer sb.cleanup()
+	call, err := lifetime.Default().NewCall()
+	if err != nil {
+		res.Outcome = ProcessError
+		return res, &LaunchError{Argv0: s.Stages[0][0], Err: err}
+	}
+	defer call.End() // before sb.cleanup: nothing of the call may still use its TMPDIR
 	pl, err := plumb(s)
 	if err != nil {
 		res.Outcome = ProcessError
 		return res, err
 	}
 	defer pl.closeParentEnds()
-	g, err := start(s, paths, pl, sb)
+	g, err := start(s, paths, pl, sb, call)
 	pl.closeChildEnds() // EOF must propagate once the children close theirs
 	if err == nil {
 		err = pl.awaitExec(s, g)
@@ -233,27 +239,26 @@ func (pl *plumbing) closeParentEnds() {
 	pl.statusR = nil
 }
 
-// start launches every stage into one process group. On failure the
-// stages already started are killed and reaped before it returns.
-func start(s Spec, paths []string, pl *plumbing, sb *callSandbox) (*group, error) {
+// start launches every stage (see startStage) as part of call. On failure
+// the stages already started are killed and reaped before it returns.
+func start(s Spec, paths []string, pl *plumbing, sb *callSandbox, call *lifetime.Call) (*group, error) {
 	env := s.Env
 	if env == nil {
 		env = []string{} // nil would make os.StartProcess inherit the server's environment
 	}
-	g := &group{}
+	g := &group{call: call}
 	for i, argv := range s.Stages {
 		attr := &os.ProcAttr{
 			Dir:   s.Dir.Path(),
 			Env:   env,
 			Files: pl.files[i][:],
-			Sys:   &syscall.SysProcAttr{Setpgid: true, Pgid: g.pgid},
 		}
 		path := paths[i]
 		if sb != nil {
 			path, argv = sb.wrap(path, argv)
 			attr.Files = append(attr.Files, pl.statusW[i])
 		}
-		p, err := os.StartProcess(path, argv, attr)
+		p, err := startStage(call, path, argv, attr)
 		if err != nil {
 			g.abort()
 			return g, &LaunchError{Argv0: s.Stages[i][0], Err: err}

@@ -105,7 +105,7 @@ func (l *Launcher) encode(extraWrite []string) []byte {
 
 // StartError is a launch the launcher refused or could not complete. Step
 // says where ("config", "rlimit", "no_new_privs", "landlock", "seccomp",
-// "exec"); Msg is the launcher's message; Err is the cause (a
+// "pdeathsig", "exec"); Msg is the launcher's message; Err is the cause (a
 // syscall.Errno when one was reported, so errors.Is with
 // fs.ErrPermission or fs.ErrNotExist works), or nil.
 type StartError struct {

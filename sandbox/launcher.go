@@ -40,8 +40,9 @@ func RunLauncher(args []string) int {
 	// Landlock and no_new_privs are per thread until execve: restrict and
 	// exec on one locked thread. It is never unlocked.
 	runtime.LockOSThread()
+	ppid := unix.Getppid()
 	_, statusErr := unix.FcntlInt(StatusFD, unix.F_SETFD, unix.FD_CLOEXEC)
-	err := launch(args)
+	err := launch(args, ppid)
 	var se *stepError
 	step := "config"
 	if errors.As(err, &se) {
@@ -71,8 +72,9 @@ func writeAll(fd int, b []byte) error {
 }
 
 // launch parses args, confines the process and execs the target; it
-// returns only an error.
-func launch(args []string) error {
+// returns only an error. ppid is the server's pid as the launcher first saw
+// it.
+func launch(args []string, ppid int) error {
 	w, path, argv, err := parseArgs(args)
 	if err != nil {
 		return err
@@ -95,6 +97,9 @@ func launch(args []string) error {
 				return fail("seccomp", "%w", err)
 			}
 		}
+	}
+	if err := holdParentDeathSignal(ppid); err != nil {
+		return err
 	}
 	if err := unix.Exec(path, argv, env); err != nil {
 		return fail("exec", "exec %s: %w", path, err)
@@ -142,6 +147,25 @@ func restrict(p policy) error {
 	defer unix.Close(fd)
 	if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
 		return fail("landlock", "landlock_restrict_self: %w", err)
+	}
+	return nil
+}
+
+// holdParentDeathSignal sets SIGKILL as the parent-death signal of the
+// calling thread, the one about to execve. The runner set it in the child
+// before the launcher ran, but only on the launcher's first thread. The
+// main goroutine locked to the calling thread is usually still on that
+// thread, but nothing guarantees it, and an execve from another thread
+// keeps only the exec'ing thread: the setting is lost with the first one
+// (measured on Linux 6.18 with a Go program that execs from a second
+// thread: the target outlived its SIGKILLed parent). If the server died
+// before this prctl, getppid no longer returns it and the target is not run.
+func holdParentDeathSignal(ppid int) error {
+	if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL), 0, 0, 0); err != nil {
+		return fail("pdeathsig", "prctl(PR_SET_PDEATHSIG): %w", err)
+	}
+	if unix.Getppid() != ppid {
+		return fail("pdeathsig", "the server exited before the program started")
 	}
 	return nil
 }

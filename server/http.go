@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/audit"
+	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
 )
 
 // HTTPHandler serves Streamable HTTP: the MCP endpoint at /mcp behind a
@@ -76,6 +77,7 @@ func (s *Server) auditUnauthorized(next http.Handler) http.Handler {
 			s.opts.Audit.Log(r.Context(), audit.Record{
 				Time: start, Duration: time.Since(start), ResultType: audit.Unauthorized,
 				Reason: reason, Remote: r.RemoteAddr, ErrorKind: kind,
+				Lifetime: string(lifetime.Default().Mechanism()),
 			})
 		}
 	})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/seed-b63acb1b/mcp-shell-server/audit"
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
+	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
@@ -297,7 +298,9 @@ func (s *Server) writeAudit(ctx context.Context, st *callState, err error) {
 		o = outcome{kind: protocolErr, err: err}
 	}
 	o.start, o.elapsed = st.start, time.Since(st.start)
-	s.opts.Audit.Log(ctx, auditRecord(st.call, o))
+	rec := auditRecord(st.call, o)
+	rec.Lifetime = string(lifetime.Default().Mechanism())
+	s.opts.Audit.Log(ctx, rec)
 }
 
 func errorResult(text string) *mcp.CallToolResult {

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/cli"
+	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
@@ -14,6 +15,11 @@ func main() {
 	// must run before anything else (see package sandbox).
 	if len(os.Args) > 1 && os.Args[1] == sandbox.LauncherArg {
 		os.Exit(sandbox.RunLauncher(os.Args[2:]))
+	}
+	// So must the lifetime watchdog, which kills the calls' processes when
+	// the server dies (see package lifetime).
+	if len(os.Args) > 1 && os.Args[1] == lifetime.WatchdogArg {
+		os.Exit(lifetime.RunWatchdog(os.Args[2:]))
 	}
 	os.Exit(cli.Main(os.Args[1:], cli.Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
 }

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/proctest"
 )
 
 // binary is the mcp-shell-server built once for these end-to-end tests.
@@ -31,6 +33,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
+	proctest.Cleanup()
 	os.Exit(code)
 }
 

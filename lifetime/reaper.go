@@ -1,0 +1,81 @@
+package lifetime
+
+import (
+	"os"
+	"os/signal"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// reapLoop collects, on every SIGCHLD, each child of the server that no
+// one waits for: when the server is PID 1 or a child subreaper, orphaned
+// descendants are handed to it and would otherwise stay zombies. Children
+// started through the Manager (stages, the watchdog) are left to their
+// owners, who reap them with os.Process.Wait.
+func (m *Manager) reapLoop() {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, unix.SIGCHLD)
+	m.reap()
+	for range ch {
+		m.reap()
+		if m.tr != nil {
+			m.tr.scan() // orphans have just been handed over: attribute them now
+		}
+	}
+}
+
+// reap collects every exited child that is not owned. forkMu keeps a
+// child that was just forked, but not yet registered, from being taken
+// for an orphan.
+func (m *Manager) reap() {
+	if !m.reaping {
+		return
+	}
+	m.forkMu.Lock()
+	defer m.forkMu.Unlock()
+	kids, err := children(os.Getpid())
+	if err != nil {
+		m.reapBlind()
+		return
+	}
+	for _, pid := range kids {
+		if m.isOwned(pid) {
+			continue
+		}
+		var info unix.Siginfo
+		for unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOHANG, nil) == unix.EINTR {
+		}
+	}
+}
+
+// reapBlind is reap without /proc/<pid>/task/<tid>/children: it peeks at
+// exited children one at a time (WNOWAIT) and reaps those not owned. It
+// stops at the first owned zombie, which hides the ones behind it until
+// its owner has reaped it; the next SIGCHLD comes back for them.
+func (m *Manager) reapBlind() {
+	for {
+		var info unix.Siginfo
+		err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
+		if err == unix.EINTR {
+			continue
+		}
+		pid := siginfoPid(&info)
+		if err != nil || pid == 0 || m.isOwned(pid) {
+			return
+		}
+		var ws unix.WaitStatus
+		_, _ = unix.Wait4(pid, &ws, unix.WNOHANG, nil)
+	}
+}
+
+// siginfoPid returns si_pid of a waitid(2) result. x/sys/unix leaves the
+// union opaque; si_pid is its first member, which starts after three
+// int32 fields, aligned to a pointer.
+func siginfoPid(info *unix.Siginfo) int {
+	off := uintptr(12)
+	if unsafe.Sizeof(uintptr(0)) == 8 {
+		off = 16
+	}
+	return int(*(*int32)(unsafe.Add(unsafe.Pointer(info), off)))
+}

@@ -1,0 +1,35 @@
+package runner
+
+import (
+	"os"
+	"syscall"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
+)
+
+// startStage starts one stage of call c with attr (files, directory,
+// environment already set) and is the only place that decides how a stage
+// is started:
+//
+//   - Setsid: the stage leads a new session and process group (its pid is
+//     both ids), so it has no controlling terminal: /dev/tty fails with
+//     ENXIO and nothing it starts can reach the server's terminal. A pipeline
+//     is one session per stage (a process cannot join a group in another
+//     session), and the runner signals each stage's group.
+//   - Pdeathsig SIGKILL: the stage dies with the server, even of SIGKILL.
+//     That holds only because lifetime forks on a thread that lives as long
+//     as the process (see lifetime/forker.go); a start path that forks
+//     elsewhere must keep its forking thread alive until the stage is reaped.
+//   - UseCgroupFD/CgroupFD: in lifetime's cgroup mode the stage is created
+//     inside the call's cgroup (clone3 CLONE_INTO_CGROUP), so it and all its
+//     descendants are in it from the first instruction.
+func startStage(c *lifetime.Call, path string, argv []string, attr *os.ProcAttr) (*os.Process, error) {
+	fd := c.CgroupFD()
+	attr.Sys = &syscall.SysProcAttr{
+		Setsid:      true,
+		Pdeathsig:   syscall.SIGKILL,
+		UseCgroupFD: fd >= 0,
+		CgroupFD:    fd,
+	}
+	return c.Start(path, argv, attr)
+}
