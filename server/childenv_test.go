@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -27,6 +28,8 @@ func TestRealToolsWorkInTheChildEnvironment(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := testOptions(t, "git", "go")
+	// A cold go build cache compiles the runtime: minutes on a loaded CI machine.
+	o.Limits.DefaultTimeout, o.Limits.MaxTimeout = 5*time.Minute, 5*time.Minute
 	o.ChildEnv = childenv.Config{Home: home, SafePath: "/usr/local/go/bin:" + childenv.DefaultPath}
 	s, _ := newServer(t, o)
 	cs := connect(t, s)
