@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -188,43 +187,14 @@ func serverOptions(cfg *config.Config) server.Options {
 	}
 }
 
-// serveHTTP serves Streamable HTTP until ctx is done, then stops accepting
-// and drains open requests.
+// serveHTTP serves Streamable HTTP on cfg.HTTPAddr until ctx is done.
 func serveHTTP(ctx context.Context, srv *server.Server, cfg *config.Config, log *slog.Logger) error {
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("MCP_SHELL_HTTP_ADDR: %w", err)
 	}
-	// Idle keep-alive connections are closed and open connections are
-	// capped, so unauthenticated clients cannot exhaust descriptors.
-	ln = newLimitListener(ln, maxHTTPConns)
-	hs := &http.Server{
-		Handler:           srv.HTTPHandler(cfg.HTTPToken, cfg.HTTPMaxBody),
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       60 * time.Second,
-	}
 	log.Info("serving Streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	// Cancel running calls first: their streams would otherwise keep
-	// Shutdown waiting until each command finished.
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	srv.Shutdown(shutdownCtx)
-	// Open sessions hold long-lived event streams; closing them lets the
-	// HTTP server go idle.
-	for ss := range srv.MCP().Sessions() {
-		ss.Close()
-	}
-	if err := hs.Shutdown(shutdownCtx); err != nil {
-		return hs.Close()
-	}
-	return nil
+	return srv.ServeStreamable(ctx, ln, server.HTTPOptions{Token: cfg.HTTPToken, MaxBody: cfg.HTTPMaxBody})
 }
 
 func configError(w io.Writer, err error) int {

@@ -114,6 +114,10 @@ func sessionID(req mcp.Request) string {
 // cancelled gets no response written to it.
 type carrier struct {
 	ctx context.Context
+	// session is the Mcp-Session-Id the POST named ("" for initialize
+	// and stateless requests); done is closed when the POST has ended.
+	session string
+	done    chan struct{}
 	// single is true when the POST carried one JSON-RPC message (not a
 	// batch), so dropping its response drops nobody else's.
 	single bool
@@ -146,8 +150,32 @@ func (cs *carriers) add(key string, c *carrier) {
 
 func (cs *carriers) remove(key string) {
 	cs.mu.Lock()
+	c := cs.m[key]
 	delete(cs.m, key)
 	cs.mu.Unlock()
+	if c != nil {
+		close(c.done)
+	}
+}
+
+// wait waits until every POST of session (every POST when all is true)
+// has ended, or ctx is done.
+func (cs *carriers) wait(ctx context.Context, session string, all bool) {
+	cs.mu.Lock()
+	var open []*carrier
+	for _, c := range cs.m {
+		if all || c.session == session {
+			open = append(open, c)
+		}
+	}
+	cs.mu.Unlock()
+	for _, c := range open {
+		select {
+		case <-c.done:
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 // of returns the carrier of req; found is false for a request that came
