@@ -91,6 +91,13 @@ func (c *poolConn) promote() bool {
 	return true
 }
 
+// authenticated reports whether c was promoted.
+func (c *poolConn) authenticated() bool {
+	c.p.mu.Lock()
+	defer c.p.mu.Unlock()
+	return c.authed
+}
+
 // Close implements net.Conn and gives the slot back, once.
 func (c *poolConn) Close() error {
 	c.once.Do(func() {

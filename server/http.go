@@ -124,7 +124,7 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 // closeUnlessAuthenticated ends an unauthenticated connection after this
 // answer: it never idles in a pool.
 func closeUnlessAuthenticated(w http.ResponseWriter, r *http.Request) {
-	if c := connOf(r); c != nil && !c.authed {
+	if c := connOf(r); c != nil && !c.authenticated() {
 		w.Header().Set("Connection", "close")
 	}
 }

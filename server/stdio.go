@@ -100,6 +100,7 @@ func (s *Server) auditRefused(r framing.Refusal) {
 	}
 	s.opts.Audit.Log(context.Background(), audit.Record{
 		Time: time.Now(), ResultType: audit.InvalidRequest, ErrorKind: audit.KindProtocol, Tool: r.Tool,
-		Reason: fmt.Sprintf("%s refused by the JSON-RPC layer (error %d): %s", what, r.Code, r.Message),
+		Reason:    fmt.Sprintf("%s refused by the JSON-RPC layer (error %d): %s", what, r.Code, r.Message),
+		ReasonArg: r.Quoted,
 	})
 }

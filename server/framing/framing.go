@@ -44,6 +44,8 @@ type Refusal struct {
 	Method, Tool string
 	Code         int64
 	Message      string
+	// Quoted is a client value Message quotes (the id), for redaction.
+	Quoted string
 }
 
 // Transport is the framing layer over one reader and one writer. It is
@@ -369,7 +371,9 @@ func (t *Transport) validate(line []byte) (jsonrpc.Message, bool) {
 		}
 		t.mu.Unlock()
 		if busy {
-			t.refuse(id, method, tool, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: request id %v is already in use by a request in flight", id.Raw()))
+			t.notify(Refusal{ID: id, Method: method, Tool: tool, Code: jsonrpc.CodeInvalidRequest, Quoted: fmt.Sprint(id.Raw()),
+				Message: fmt.Sprintf("invalid request: request id %v is already in use by a request in flight", id.Raw())})
+			t.reply(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: request id %v is already in use by a request in flight", id.Raw()))
 			return nil, false
 		}
 	} else if method == "notifications/cancelled" {
@@ -437,6 +441,10 @@ func (t *Transport) refuse(id jsonrpc.ID, method, tool string, code int64, messa
 	if method != "" && !id.IsValid() && code != jsonrpc.CodeInvalidRequest && code != jsonrpc.CodeParseError {
 		return // a notification: no response
 	}
+	t.reply(id, code, message)
+}
+
+func (t *Transport) reply(id jsonrpc.ID, code int64, message string) {
 	if err := t.writeLine(errorReply(id, code, message)); err != nil {
 		t.opts.Log.Warn("writing a JSON-RPC error reply", "err", err)
 	}
