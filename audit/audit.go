@@ -1,9 +1,16 @@
 package audit
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
+	"maps"
+	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -37,14 +44,25 @@ type Record struct {
 	// Rule is the rule that decided: an allowlist rule for allowed calls,
 	// the rejection code otherwise.
 	Rule string
-	// Reason is the rejection or error message, unredacted; Log redacts
-	// the occurrences of ReasonArg in it.
+	// Reason is the rejection or error message, unredacted; Log replaces
+	// the client values it quotes (ReasonArg, the argv, the env, Args) by
+	// their redacted forms.
 	Reason    string
 	ReasonArg string
+	// Args are a call's raw arguments when they could not be decoded
+	// (invalid_arguments): not logged, only used to redact the reason,
+	// which may quote them.
+	Args json.RawMessage
 	// ErrorKind names what failed (logged as error_type), or "".
 	ErrorKind ErrorKind
 	// Remote is the client's network address (HTTP transport), or "".
 	Remote string
+	// Status is the HTTP status of a request refused before MCP saw it,
+	// or 0.
+	Status int
+	// Suppressed counts the records of the same kind left out (rate
+	// limit) since the last one written; logged when not 0.
+	Suppressed int
 	// Sandbox is the sandbox mode (off, limits, landlock) and SandboxABI
 	// the Landlock ABI applied (0 without Landlock).
 	Sandbox    string
@@ -54,33 +72,195 @@ type Record struct {
 	Lifetime string
 }
 
-// Logger writes audit records as JSON lines.
+// Field caps, in bytes (strings) or elements: a record stays a few KiB
+// whatever the request carried.
+const (
+	// maxArgv is how many argv elements are recorded; the rest are
+	// counted in argv_count.
+	maxArgv = 256
+	// maxEnv is how many env entries are recorded.
+	maxEnv = 64
+	// maxField caps the other strings (directory, tool, rule, remote,
+	// signal): a path is at most PATH_MAX (4096), but a record need not
+	// hold one whole.
+	maxField = 1024
+)
+
+// Logger writes audit records as JSON lines through a Sink: it never
+// blocks a caller on the destination. A call takes a Ticket before it runs
+// (Admit) and writes its record with it, so a call runs only when its
+// record has room; records the caller cannot refuse to make (HTTP
+// refusals, protocol errors) are written best-effort (Log) and counted in
+// the audit_dropped field of the next record written when they are
+// dropped or fail.
 type Logger struct {
-	log *slog.Logger
+	sink *Sink
+
+	// encode serializes encoding: h writes one record into into.
+	encode sync.Mutex
+	h      slog.Handler
+	into   bytes.Buffer
+
+	// dropped counts records lost since the last one written.
+	dropped atomic.Int64
+	diag    atomic.Pointer[slog.Logger]
 }
 
-// New returns a Logger writing JSON lines to w. Each record is one Write,
-// so concurrent calls never interleave within a line.
+// New returns a Logger writing to w: through w itself when it is a *Sink
+// (a destination shared with diagnostics), otherwise through a new Sink.
 func New(w io.Writer) *Logger {
-	h := slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})
-	return &Logger{log: slog.New(h).With("logger", "mcp-shell-server.audit")}
+	s, ok := w.(*Sink)
+	if !ok {
+		s = NewSink(w, DefaultQueue)
+	}
+	l := &Logger{sink: s}
+	l.h = slog.NewJSONHandler(&l.into, &slog.HandlerOptions{Level: slog.LevelInfo}).
+		WithAttrs([]slog.Attr{slog.String("logger", "mcp-shell-server.audit")})
+	return l
 }
 
-// Log writes r, redacted.
-func (l *Logger) Log(ctx context.Context, r Record) {
+// SetDiagnostics sets where write failures are reported (the operator's
+// log on stderr).
+func (l *Logger) SetDiagnostics(log *slog.Logger) { l.diag.Store(log) }
+
+// Ticket is a call's reserved record.
+type Ticket struct {
+	l    *Logger
+	slot *Slot
+}
+
+// Admit reserves room for one call's record. An error means the record
+// could not be written, so the call must not run: the log failed (the
+// error says why) or is not keeping up.
+func (l *Logger) Admit() (*Ticket, error) {
 	if l == nil {
+		return nil, nil
+	}
+	slot, err := l.sink.Reserve()
+	if err != nil {
+		return nil, err
+	}
+	return &Ticket{l: l, slot: slot}, nil
+}
+
+// Log writes the call's record into the reserved room and reports whether
+// it was written: it waits for the write unless the destination is
+// stalled, in which case the record stays queued and Log returns nil. A
+// ticket is used once; a nil ticket does nothing.
+func (t *Ticket) Log(ctx context.Context, r Record) error {
+	if t == nil {
+		return nil
+	}
+	data, carried := t.l.encodeRecord(ctx, r)
+	written := make(chan error, 1)
+	t.slot.Put(data, func(err error) { t.l.settle(err, carried); written <- err })
+	if t.l.sink.Stalled() {
+		return nil
+	}
+	timer := time.NewTimer(stallAfter)
+	defer timer.Stop()
+	select {
+	case err := <-written:
+		return err
+	case <-timer.C:
+		return nil // still queued: the destination is slow
+	}
+}
+
+// Release gives an unused ticket's room back.
+func (t *Ticket) Release() {
+	if t != nil {
+		t.slot.Release()
+	}
+}
+
+// Log writes r best-effort: it returns ErrFull, counting r as dropped,
+// when the queue has no room for it. A write failure is reported on the
+// diagnostic log and counted.
+func (l *Logger) Log(ctx context.Context, r Record) error {
+	if l == nil {
+		return nil
+	}
+	data, carried := l.encodeRecord(ctx, r)
+	if !l.sink.TryPut(data, func(err error) { l.settle(err, carried) }) {
+		l.dropped.Add(carried + 1)
+		return ErrFull
+	}
+	return nil
+}
+
+// Flush waits until every queued record has been written or ctx is done.
+func (l *Logger) Flush(ctx context.Context) error {
+	if l == nil {
+		return nil
+	}
+	return l.sink.Flush(ctx)
+}
+
+// Close writes out the queued records, those of admitted calls included,
+// until ctx is done.
+func (l *Logger) Close(ctx context.Context) error {
+	if l == nil {
+		return nil
+	}
+	err := l.sink.Close(ctx)
+	if n := l.dropped.Load(); n > 0 {
+		l.report(fmt.Errorf("%d audit records were not written", n))
+	}
+	return err
+}
+
+// settle accounts for one record's write: on failure the record and the
+// dropped count it carried are lost again.
+func (l *Logger) settle(err error, carried int64) {
+	if err == nil {
 		return
 	}
-	attrs := []slog.Attr{
+	l.dropped.Add(carried + 1)
+	l.report(err)
+}
+
+func (l *Logger) report(err error) {
+	if d := l.diag.Load(); d != nil {
+		d.Error("audit record not written", "err", err, "records_lost", l.dropped.Load())
+	}
+}
+
+// encodeRecord returns r's JSON line and the dropped count it carries.
+func (l *Logger) encodeRecord(ctx context.Context, r Record) ([]byte, int64) {
+	carried := l.dropped.Swap(0)
+	rec := slog.NewRecord(time.Now(), slog.LevelInfo, "shell_execution_audit", 0)
+	rec.AddAttrs(attrs(r)...)
+	if carried > 0 {
+		rec.AddAttrs(slog.Int64("audit_dropped", carried))
+	}
+	l.encode.Lock()
+	defer l.encode.Unlock()
+	l.into.Reset()
+	if err := l.h.Handle(ctx, rec); err != nil {
+		// The JSON handler fails only on a broken writer; ours is a buffer.
+		panic("audit: encoding a record: " + err.Error())
+	}
+	return bytes.Clone(l.into.Bytes()), carried
+}
+
+// attrs is r as the record's fields, redacted and capped.
+func attrs(r Record) []slog.Attr {
+	redArgv := Argv(r.Argv)
+	argv, total := redArgv, len(redArgv)
+	if total > maxArgv {
+		argv = append(argv[:maxArgv:maxArgv], fmt.Sprintf("[%d more elements]", total-maxArgv))
+	}
+	a := []slog.Attr{
 		slog.Float64("timestamp", float64(r.Time.UnixNano())/1e9),
 		slog.Float64("duration", r.Duration.Seconds()),
 		slog.String("result_type", string(r.ResultType)),
-		slog.String("tool", r.Tool),
-		slog.Any("command", commandName(r.Argv)),
-		slog.Any("argv", Argv(r.Argv)),
-		slog.String("directory", r.Directory),
+		slog.String("tool", Capped(r.Tool, maxField)),
+		slog.Any("command", commandName(argv)),
+		slog.Any("argv", argv),
+		slog.String("directory", Capped(r.Directory, maxField)),
 		slog.Group("redirections", slog.Bool("stdin", r.Stdin), slog.Bool("stdout", r.Stdout), slog.Bool("stdout_append", r.Append)),
-		slog.Any("env", Env(r.Env)),
+		slog.Any("env", cappedEnv(Env(r.Env))),
 		slog.Float64("timeout", r.Timeout.Seconds()),
 		slog.Int64("output_limit", r.OutputLim),
 		slog.Int64("stdout_bytes", r.StdoutN),
@@ -89,33 +269,121 @@ func (l *Logger) Log(ctx context.Context, r Record) {
 		slog.Int64("stderr_bytes_read", r.StderrRead),
 		slog.Any("return_code", r.ReturnCode),
 		slog.Int("stages", r.Stages),
-		slog.String("rule", r.Rule),
+		slog.String("rule", Capped(r.Rule, maxField)),
 		slog.String("sandbox", r.Sandbox),
 		slog.Int("sandbox_abi", r.SandboxABI),
 		slog.String("lifetime", r.Lifetime),
 	}
+	if total > maxArgv {
+		a = append(a, slog.Int("argv_count", total))
+	}
 	if r.Signal != "" {
-		attrs = append(attrs, slog.String("signal", r.Signal))
+		a = append(a, slog.String("signal", Capped(r.Signal, maxField)))
 	}
 	if r.Reason != "" {
 		key := "error"
 		if r.ResultType == Rejected {
 			key = "rejection_reason"
 		}
-		attrs = append(attrs, slog.String(key, Reason(r.Reason, r.ReasonArg)))
+		a = append(a, slog.String(key, Reason(r.Reason, r.quotes(redArgv))))
 	}
 	if r.Remote != "" {
-		attrs = append(attrs, slog.String("remote", r.Remote))
+		a = append(a, slog.String("remote", Capped(r.Remote, maxField)))
+	}
+	if r.Status != 0 {
+		a = append(a, slog.Int("http_status", r.Status))
+	}
+	if r.Suppressed != 0 {
+		a = append(a, slog.Int("suppressed", r.Suppressed))
 	}
 	if r.ErrorKind != "" {
-		attrs = append(attrs, slog.String("error_type", string(r.ErrorKind)))
+		a = append(a, slog.String("error_type", string(r.ErrorKind)))
 	}
-	l.log.LogAttrs(ctx, slog.LevelInfo, "shell_execution_audit", attrs...)
+	return a
+}
+
+// quotes are the client values r's reason may quote, with their redacted
+// forms: the refused argument (in its argv context when it is an argv
+// element), the argv, the env and the raw arguments.
+func (r Record) quotes(redArgv []string) []Quote {
+	q := quotesOf(r.Argv, redArgv, r.Env)
+	q = append(q, rawQuotes(r.Args)...)
+	if r.ReasonArg != "" {
+		red := Arg(r.ReasonArg)
+		for _, e := range q {
+			if e.Value == r.ReasonArg {
+				red = e.Redacted
+			}
+		}
+		q = appendQuote(q, r.ReasonArg, red)
+	}
+	return q
+}
+
+// rawQuotes are the strings of raw arguments that failed to decode:
+// "command" and "args" string arrays as argv, "envs" values by their
+// names, everything else (keys included) as Scalars.
+func rawQuotes(raw json.RawMessage) []Quote {
+	if len(raw) == 0 {
+		return nil
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return []Quote{{string(raw), Scalar(string(raw))}}
+	}
+	var q []Quote
+	var walk func(v any, env bool, name string)
+	walk = func(v any, env bool, name string) {
+		switch v := v.(type) {
+		case string:
+			if env {
+				q = appendQuote(q, v, EnvValue(name, v))
+			} else {
+				q = appendQuote(q, v, Scalar(v))
+			}
+		case []any:
+			for _, e := range v {
+				walk(e, env, name)
+			}
+		case map[string]any:
+			for k, e := range v {
+				q = appendQuote(q, k, Scalar(k))
+				walk(e, env || k == "envs", k)
+			}
+		}
+	}
+	if m, ok := v.(map[string]any); ok {
+		for _, key := range []string{"command", "args"} {
+			if arr, ok := m[key].([]any); ok {
+				var argv []string
+				for _, e := range arr {
+					if s, ok := e.(string); ok {
+						argv = append(argv, s)
+					}
+				}
+				q = append(q, Quotes(argv, nil)...)
+			}
+		}
+	}
+	walk(v, false, "")
+	return q
+}
+
+func cappedEnv(env map[string]string) map[string]string {
+	if len(env) <= maxEnv {
+		return env
+	}
+	out := make(map[string]string, maxEnv+1)
+	for _, k := range slices.Sorted(maps.Keys(env))[:maxEnv] {
+		out[k] = env[k]
+	}
+	out["[more]"] = fmt.Sprintf("%d entries not recorded", len(env)-maxEnv)
+	return out
 }
 
 func commandName(argv []string) any {
 	if len(argv) == 0 {
 		return nil
 	}
-	return Arg(argv[0])
+	return argv[0]
 }

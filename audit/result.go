@@ -23,13 +23,14 @@ const (
 	// redirect).
 	ProcessError Result = "process_error"
 	// InvalidRequest: the request never reached the policy (ErrorKind
-	// invalid_arguments or protocol).
+	// invalid_arguments, protocol or body_too_large).
 	InvalidRequest Result = "invalid_request"
 	// ServerError: the server failed while handling the call (ErrorKind
-	// panic or internal).
+	// panic or internal), or refused to run it because its record could
+	// not be written (ErrorKind audit).
 	ServerError Result = "server_error"
 	// Unauthorized: an HTTP request was refused before MCP saw it
-	// (ErrorKind token or origin).
+	// (ErrorKind token or origin; http_status says 401 or 403).
 	Unauthorized Result = "unauthorized"
 )
 
@@ -49,8 +50,16 @@ const (
 	// KindInvalidArguments: the arguments failed the tool's input schema.
 	KindInvalidArguments ErrorKind = "invalid_arguments"
 	// KindProtocol: the MCP layer answered without running a tool handler
-	// (unknown tool, malformed parameters).
+	// (unknown tool, malformed parameters), or the stdio framing layer
+	// refused the message (malformed JSON-RPC, a request id already in
+	// flight, a batch).
 	KindProtocol ErrorKind = "protocol"
+	// KindBodyTooLarge: an authenticated HTTP request's body exceeded
+	// MCP_SHELL_HTTP_MAX_BODY_BYTES (413); nothing of it was run.
+	KindBodyTooLarge ErrorKind = "body_too_large"
+	// KindAudit: the call was not run because its audit record could not
+	// be written (the destination failed or is not keeping up).
+	KindAudit ErrorKind = "audit"
 	// KindPanic: a tool handler panicked; the client got a generic error.
 	KindPanic ErrorKind = "panic"
 	// KindInternal: the server could not encode its own result.

@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -17,7 +16,6 @@ import (
 	"time"
 
 	"github.com/lmittmann/tint"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/sys/unix"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/audit"
@@ -151,8 +149,12 @@ func serve(dirs []string, s Streams) int {
 	if err != nil {
 		return configError(s.Err, err)
 	}
-	log := newLogger(s.Err, cfg.LogLevel)
-	auditW, closeAudit, err := openAudit(cfg.AuditLog, s.Err, cfg.Transport == "stdio")
+	// Everything written to stderr from here on goes through one sink:
+	// lines stay whole, and a stderr nobody reads never blocks a call.
+	stderr := audit.NewSink(s.Err, audit.DefaultQueue)
+	defer closeWithin(stderr.Close, server.FlushReserve)
+	log := newLogger(s.Err, stderr, cfg.LogLevel)
+	auditW, closeAudit, err := openAudit(cfg.AuditLog, stderr, cfg.Transport == "stdio")
 	if err != nil {
 		return configError(s.Err, err)
 	}
@@ -176,8 +178,11 @@ func serve(dirs []string, s Streams) int {
 		}
 		log.Info("children start through the launcher", "sandbox", cfg.SandboxMode, "landlock_abi", launcher.ABI())
 	}
+	auditLog := audit.New(auditW)
+	auditLog.SetDiagnostics(log)
+	defer closeWithin(auditLog.Close, server.FlushReserve)
 	o := serverOptions(cfg)
-	o.Audit, o.Log, o.Launcher = audit.New(auditW), log, launcher
+	o.Audit, o.Log, o.Launcher = auditLog, log, launcher
 	srv, err := server.New(o)
 	if err != nil {
 		log.Error("cannot build the server", "err", err)
@@ -189,19 +194,22 @@ func serve(dirs []string, s Streams) int {
 	if cfg.Transport == "http" {
 		runErr = serveHTTP(ctx, srv, cfg, log)
 	} else {
-		runErr = srv.MCP().Run(ctx, &mcp.StdioTransport{})
-	}
-	// Whatever ended the session, no call's processes outlive the server.
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		log.Warn("calls still running at exit", "err", err)
+		// SIGTERM, SIGINT and the end of stdin all stop the server at
+		// once: running calls are terminated and answered.
+		runErr = srv.ServeStdio(ctx, s.In, s.Out)
 	}
 	if runErr != nil && !errors.Is(runErr, context.Canceled) {
 		log.Error("server stopped", "err", runErr)
 		return 1
 	}
 	return ExitOK
+}
+
+// closeWithin calls close with a context that ends after d.
+func closeWithin(close func(context.Context) error, d time.Duration) {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	close(ctx)
 }
 
 // serverOptions maps the configuration onto what the server needs; the
@@ -221,43 +229,14 @@ func serverOptions(cfg *config.Config) server.Options {
 	}
 }
 
-// serveHTTP serves Streamable HTTP until ctx is done, then stops accepting
-// and drains open requests.
+// serveHTTP serves Streamable HTTP on cfg.HTTPAddr until ctx is done.
 func serveHTTP(ctx context.Context, srv *server.Server, cfg *config.Config, log *slog.Logger) error {
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("MCP_SHELL_HTTP_ADDR: %w", err)
 	}
-	// Idle keep-alive connections are closed and open connections are
-	// capped, so unauthenticated clients cannot exhaust descriptors.
-	ln = newLimitListener(ln, maxHTTPConns)
-	hs := &http.Server{
-		Handler:           srv.HTTPHandler(cfg.HTTPToken, cfg.HTTPMaxBody),
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       60 * time.Second,
-	}
 	log.Info("serving Streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	// Cancel running calls first: their streams would otherwise keep
-	// Shutdown waiting until each command finished.
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	srv.Shutdown(shutdownCtx)
-	// Open sessions hold long-lived event streams; closing them lets the
-	// HTTP server go idle.
-	for ss := range srv.MCP().Sessions() {
-		ss.Close()
-	}
-	if err := hs.Shutdown(shutdownCtx); err != nil {
-		return hs.Close()
-	}
-	return nil
+	return srv.ServeStreamable(ctx, ln, server.HTTPOptions{Token: cfg.HTTPToken, MaxBody: cfg.HTTPMaxBody})
 }
 
 func configError(w io.Writer, err error) int {
@@ -265,10 +244,11 @@ func configError(w io.Writer, err error) int {
 	return ExitUsage
 }
 
-// newLogger returns the diagnostic logger: tint's colour output on a
-// terminal, plain slog text otherwise. Never stdout: that carries MCP.
-func newLogger(w io.Writer, level slog.Level) *slog.Logger {
-	if f, ok := w.(*os.File); ok && isTerminal(f) {
+// newLogger returns the diagnostic logger writing to w: tint's colour
+// output when stderr is a terminal, plain slog text otherwise. Never
+// stdout: that carries MCP.
+func newLogger(stderr, w io.Writer, level slog.Level) *slog.Logger {
+	if f, ok := stderr.(*os.File); ok && isTerminal(f) {
 		return slog.New(tint.NewHandler(w, &tint.Options{Level: level}))
 	}
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
@@ -279,8 +259,9 @@ func isTerminal(f *os.File) bool {
 	return err == nil
 }
 
-// openAudit opens the audit sink: stderr, or a file appended to (created
-// 0600: audit records describe what ran). Over stdio, a destination that
+// openAudit opens the audit destination: stderr (the sink shared with
+// diagnostics), or a file appended to (created 0600: audit records
+// describe what ran). Over stdio, a destination that
 // is the server's own stdout (/dev/stdout, /proc/self/fd/1, ...) is
 // refused: audit lines would corrupt the MCP stream.
 func openAudit(dest string, stderr io.Writer, stdio bool) (io.Writer, func(), error) {

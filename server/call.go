@@ -56,14 +56,14 @@ func (s *Server) run(ctx context.Context, progress *reporter, o outcome) outcome
 	if s.gate.closing() {
 		return o.withNotStarted("the server is shutting down")
 	}
-	ctx, stop := context.WithCancel(ctx)
-	defer stop()
-	defer context.AfterFunc(s.base, stop)()
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	defer context.AfterFunc(s.base, func() { stop(errShutdown) })()
 	select {
 	case s.sem <- struct{}{}:
 		defer func() { <-s.sem }()
 	case <-ctx.Done():
-		return o.withNotStarted("cancelled while waiting for a free slot")
+		return o.withNotStarted("cancelled while waiting for a free slot: " + cancelReason(ctx))
 	}
 	o.spec.Progress = &runner.Progress{}
 	stopProgress := progress.start(ctx, o.spec.Progress, o.spec.Timeout)
@@ -72,6 +72,9 @@ func (s *Server) run(ctx context.Context, progress *reporter, o outcome) outcome
 	o.kind = ran
 	if o.err != nil {
 		o.kind = launchFailed
+	}
+	if o.run.Outcome == runner.Cancelled {
+		o.reason = cancelReason(ctx)
 	}
 	return o
 }

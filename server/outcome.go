@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"strings"
 	"time"
 
@@ -38,6 +39,9 @@ const (
 	panicked
 	// unencodable: the structured result could not be marshalled.
 	unencodable
+	// auditRefused: the call was not run because its audit record had no
+	// room (the log failed or is not keeping up); err says why.
+	auditRefused
 )
 
 // outcome is what happened to one call, as the handler saw it, plus the
@@ -59,6 +63,10 @@ type outcome struct {
 	// for notStarted).
 	run     runner.Result
 	sandbox sandboxInfo
+	// raw are the arguments as sent, kept only when they could not be
+	// decoded (invalidArgs), so the record can redact the reason quoting
+	// them.
+	raw json.RawMessage
 	// start is when the middleware saw the request, elapsed how long the
 	// handler took.
 	start   time.Time
@@ -84,7 +92,7 @@ func (o outcome) withNotStarted(why string) outcome {
 func auditRecord(c call, o outcome) audit.Record {
 	r := audit.Record{
 		Time: o.start, Duration: o.elapsed, Tool: c.tool, Argv: c.argv, Env: c.envs,
-		Directory: o.dir, Sandbox: o.sandbox.mode, SandboxABI: o.sandbox.abi,
+		Directory: o.dir, Sandbox: o.sandbox.mode, SandboxABI: o.sandbox.abi, Args: o.raw,
 	}
 	if o.spec != nil {
 		r.Timeout, r.OutputLim = o.spec.Timeout, o.spec.OutputLimit
@@ -148,6 +156,8 @@ func (o outcome) classify() (audit.Result, audit.ErrorKind) {
 		return audit.InvalidRequest, audit.KindProtocol
 	case panicked:
 		return audit.ServerError, audit.KindPanic
+	case auditRefused:
+		return audit.ServerError, audit.KindAudit
 	}
 	// unencodable, and an outcome no path filled in.
 	return audit.ServerError, audit.KindInternal

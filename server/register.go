@@ -42,11 +42,15 @@ func addTool[In any](s *Server, t *mcp.Tool, h tool[In]) error {
 		st := stateFrom(ctx)
 		var in In
 		if err := decodeArgs(req.Params.Arguments, resolved, &in); err != nil {
-			st.report(outcome{kind: invalidArgs, err: err})
+			st.report(outcome{kind: invalidArgs, err: err, raw: req.Params.Arguments})
 			return invalidArguments(err), nil
 		}
 		st.call = h.call(req, in)
 		st.call.tool = t.Name
+		if st.admitErr != nil {
+			st.report(outcome{kind: auditRefused, err: st.admitErr})
+			return errorResult("Error executing command: the server cannot write this call's audit record right now, so the call was not run"), nil
+		}
 		o := s.execute(ctx, st.call)
 		st.report(o)
 		if o.err != nil {

@@ -82,6 +82,10 @@ type Server struct {
 	shutdown context.CancelFunc
 	// gate admits calls until Shutdown, which then waits for them.
 	gate gate
+	// calls are the running calls, by session; carriers the HTTP
+	// requests carrying them.
+	calls    calls
+	carriers carriers
 }
 
 // New builds the server and registers its tools. It returns an error if a
@@ -229,6 +233,10 @@ func (s *Server) description(lead string, defaultTimeout time.Duration) string {
 type callState struct {
 	start time.Time
 	call  call
+	// ticket is the room reserved for the call's record; admitErr why
+	// none could be reserved (the call is then not run).
+	ticket   *audit.Ticket
+	admitErr error
 	// reported is set once a handler has reported an outcome; a call
 	// without one never reached a handler.
 	reported bool
@@ -250,9 +258,13 @@ func stateFrom(ctx context.Context) *callState {
 }
 
 // auditMiddleware wraps tools/call: it admits the call through the
-// shutdown gate, recovers handler panics into tool errors and writes the
-// call's audit record, also for calls no handler saw (protocol errors).
-// It never rewrites a handler's result.
+// shutdown gate and the audit log (a call whose record has no room is
+// answered without running), ties it to its session and to the HTTP
+// request that carried it (ending either cancels the call), recovers
+// handler panics into tool errors and writes the call's audit record, also
+// for calls no handler saw (protocol errors). It rewrites a handler's
+// result in one case only: a record that could not be written is reported
+// in it.
 func (s *Server) auditMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
 		if method != "tools/call" {
@@ -262,12 +274,25 @@ func (s *Server) auditMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if s.gate.enter() {
 			defer s.gate.leave() // after the record below is written
 		}
+		st.ticket, st.admitErr = s.opts.Audit.Admit()
+		ctx, lc := s.calls.start(ctx, sessionID(req))
+		defer s.calls.end(lc)
+		car, viaHTTP := s.carriers.of(req)
+		switch {
+		case viaHTTP && car == nil: // the POST is already gone
+			lc.cancel(errDisconnected)
+		case viaHTTP:
+			defer context.AfterFunc(car.ctx, func() { lc.cancel(errDisconnected) })()
+		}
 		ctx = context.WithValue(ctx, callKey{}, st)
 		defer func() {
 			if r := recover(); r != nil {
 				res, err = s.recovered(st, r), nil
 			}
-			s.writeAudit(ctx, st, err)
+			res = s.writeAudit(ctx, st, res, err)
+			if car != nil && car.single && clientCancelled(ctx) {
+				car.drop.Store(true) // MCP: no response to a cancelled request
+			}
 		}()
 		return next(ctx, method, req)
 	}
@@ -290,9 +315,11 @@ func (s *Server) recovered(st *callState, r any) *mcp.CallToolResult {
 	return errorResult("Error executing command: internal server error; the call was not completed")
 }
 
-// writeAudit writes st's record. A call no handler reported on was
-// answered by the SDK itself: err is its protocol error.
-func (s *Server) writeAudit(ctx context.Context, st *callState, err error) {
+// writeAudit writes st's record and returns the client's result: res, or,
+// when the record of a call that ran could not be written, res with a
+// note saying so. A call no handler reported on was answered by the SDK
+// itself: err is its protocol error.
+func (s *Server) writeAudit(ctx context.Context, st *callState, res mcp.Result, err error) mcp.Result {
 	o := st.outcome
 	if !st.reported {
 		o = outcome{kind: protocolErr, err: err}
@@ -300,7 +327,23 @@ func (s *Server) writeAudit(ctx context.Context, st *callState, err error) {
 	o.start, o.elapsed = st.start, time.Since(st.start)
 	rec := auditRecord(st.call, o)
 	rec.Lifetime = string(lifetime.Default().Mechanism())
-	s.opts.Audit.Log(ctx, rec)
+	if st.ticket == nil {
+		if st.admitErr != nil {
+			// Best effort: the log is failing or full, so this record
+			// most likely joins the dropped count of the next one written.
+			s.opts.Audit.Log(ctx, rec)
+		}
+		return res
+	}
+	werr := st.ticket.Log(ctx, rec)
+	if werr == nil {
+		return res
+	}
+	s.opts.Log.Error("the audit record of a call that ran could not be written", "tool", st.call.tool, "err", werr)
+	if r, ok := res.(*mcp.CallToolResult); ok && r != nil {
+		r.Content = append(r.Content, &mcp.TextContent{Text: "Warning: the server could not write this call's audit record; further calls are refused until it can."})
+	}
+	return res
 }
 
 func errorResult(text string) *mcp.CallToolResult {

@@ -33,21 +33,34 @@ func testOptions(t testing.TB, commands ...string) Options {
 	}
 }
 
+// auditLog collects a server's audit records in memory.
+type auditLog struct {
+	l   *audit.Logger
+	buf bytes.Buffer
+}
+
+// String is what has been written so far, once the queue is flushed.
+func (a *auditLog) String() string {
+	a.l.Flush(context.Background())
+	return a.buf.String()
+}
+
 // newServer builds a server from o with audit records collected in the
-// returned buffer.
-func newServer(t testing.TB, o Options) (*Server, *bytes.Buffer) {
+// returned log.
+func newServer(t testing.TB, o Options) (*Server, *auditLog) {
 	t.Helper()
-	var buf bytes.Buffer
-	o.Audit = audit.New(&buf)
+	log := &auditLog{}
+	log.l = audit.New(&log.buf)
+	o.Audit = log.l
 	s, err := New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s, &buf
+	return s, log
 }
 
 // newTestServer is newServer(testOptions(commands)).
-func newTestServer(t testing.TB, commands ...string) (*Server, *bytes.Buffer) {
+func newTestServer(t testing.TB, commands ...string) (*Server, *auditLog) {
 	t.Helper()
 	return newServer(t, testOptions(t, commands...))
 }
@@ -72,10 +85,10 @@ func connectWith(t testing.TB, s *Server, opts *mcp.ClientOptions) *mcp.ClientSe
 	return cs
 }
 
-func records(t *testing.T, buf *bytes.Buffer) []map[string]any {
+func records(t *testing.T, log *auditLog) []map[string]any {
 	t.Helper()
 	var out []map[string]any
-	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(log.String()), "\n") {
 		if line == "" {
 			continue
 		}
@@ -326,7 +339,7 @@ func TestAuditRedactsCredentials(t *testing.T) {
 			t.Errorf("audit leaks %q: %s", secret, line)
 		}
 	}
-	if !strings.Contains(line, "https://user:***@git.example.invalid/org/repo.git") {
+	if !strings.Contains(line, "https://[REDACTED]@git.example.invalid/org/repo.git") {
 		t.Errorf("audit lost the readable URL: %s", line)
 	}
 }

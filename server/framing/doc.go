@@ -1,0 +1,57 @@
+// Package framing is the JSON-RPC layer between the server's stdin/stdout
+// and the go-sdk: an mcp.Transport for newline-delimited JSON that the SDK
+// reads validated messages from and writes its messages through.
+//
+// It exists because the SDK's own stdio transport ends the session on the
+// first message it cannot decode (go-sdk v1.8.0, mcp.ioConn: every decode
+// error is a read error), drops a request whose id is already in flight
+// without an answer (jsonrpc2 acceptRequest), answers every cancelled
+// request, and ends the session at stdin's EOF before in-flight calls can
+// be answered.
+//
+// # Contract
+//
+// Reading (one goroutine, one line at a time):
+//
+//   - A line is one message; "\r\n" endings and a leading UTF-8 byte order
+//     mark are accepted, blank lines skipped.
+//   - A line that is longer than Options.MaxLine, is not JSON, nests
+//     deeper than Options.MaxDepth, is a batch (an array), is not an
+//     object, lacks "jsonrpc": "2.0", has an id that is not a string or an
+//     integer of at most 2^53 (objects, booleans, null, fractions), has a
+//     method that is not a string, is a tools/call whose params are not an
+//     object, or reuses the id of a request still in flight is answered
+//     with a JSON-RPC error (-32700 parse error, -32600 invalid request,
+//     -32602 invalid params) carrying its id when one could be read, and
+//     Options.OnRefused learns of it; the session goes on. A batch gets an
+//     array of errors, one per element that has an id.
+//   - A response (no method) that is malformed cannot be answered; it is
+//     logged and dropped.
+//   - Every other message is passed to the SDK as read. Requests with an
+//     id are tracked in flight until their response is written.
+//   - At the end of the input (EOF or a read error) InputEnded is closed,
+//     but Read reports io.EOF only after EndInput or Close: the caller
+//     decides when the SDK learns of it, so in-flight calls can still be
+//     answered.
+//
+// Writing:
+//
+//   - Write encodes one message (jsonrpc.EncodeMessage) and writes it,
+//     newline included, with a single Write call under one lock, so
+//     messages never interleave. Error replies from the reader go through
+//     the same lock.
+//   - A response to a request the client cancelled (notifications/cancelled
+//     naming an id in flight) is not written: MCP says the receiver should
+//     not answer a cancelled request. The SDK still cancels the handler.
+//   - Drain waits until every tracked request has had its response
+//     written or dropped.
+//
+// Write is the one place messages are encoded: a faster or streaming
+// encoder can replace jsonrpc.EncodeMessage there as long as each message
+// stays one line written by one Write call under writeMu, and responses
+// still pass the in-flight bookkeeping (settle) before they are written.
+//
+// Not covered: messages the SDK refuses after decoding (unknown methods,
+// bad params of other methods) are answered by the SDK; a response that
+// cannot be written (stdout closed) ends the session as in the SDK.
+package framing
