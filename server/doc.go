@@ -1,38 +1,66 @@
 // Package server is the MCP surface: it registers the tools on a go-sdk
 // server, runs each call through the request checks, the policy and the
-// runner, and shapes the result for the client. It owns no rule: what may
-// run is the policy's decision, how it runs is the runner's.
+// runner, shapes the result for the client, and serves the two
+// transports (ServeStdio, ServeStreamable). It owns no rule: what may run
+// is the policy's decision, how it runs is the runner's.
 //
 // A call runs first and is recorded after:
 //
-//  1. The audit middleware (server.go) notes the start and admits the call
-//     through the shutdown gate.
+//  1. The audit middleware (server.go) notes the start, admits the call
+//     through the shutdown gate and reserves room for its record
+//     (audit.Logger.Admit), and registers it by session and by the HTTP
+//     request that carried it (live.go), so that ending either cancels
+//     it.
 //  2. The tool wrapper (register.go) decodes the arguments against the
 //     input schema. A failure is itself an outcome (invalid arguments),
-//     answered "Input validation error: <detail> (expected ...)".
+//     answered "Input validation error: <detail> (expected ...)". A call
+//     whose record has no room (the audit log failed or is not keeping
+//     up) is answered without running (outcome auditRefused).
 //  3. The tool turns its arguments into a call (shell.go, exec.go), and
 //     execute (call.go) returns an outcome: refused (request checks, the
 //     policy, the child environment; a *refusal.Rejection), not started
 //     (shutdown, or cancelled while waiting for a slot), launch failed, or
-//     ran. Refusals and launch failures are answered "Error executing
-//     command: <reason>" by both tools; the tool shapes the rest.
+//     ran (a cancelled run says why: the client, a closed session, a lost
+//     connection, the shutdown). Refusals and launch failures are
+//     answered "Error executing command: <reason>" by both tools; the
+//     tool shapes the rest.
 //  4. The middleware turns the call and its outcome into the audit record
 //     with auditRecord (outcome.go), the only function that fills one, and
-//     writes it. It never rewrites the client's result.
+//     writes it with the reserved ticket. It rewrites the client's result
+//     in one case: a record that could not be written is said in it.
 //
 // Every tools/call produces exactly one audit record, whatever happens:
-// schema failures, protocol errors the SDK answers itself, refusals,
-// launch failures, timeouts, cancellations and panics in a handler (which
-// become tool errors; the server keeps serving). result_type and
-// error_type come from the closed lists in package audit (audit.Result,
-// audit.ErrorKind), never from Go type names.
+// schema failures, protocol errors the SDK answers itself, messages the
+// stdio framing layer refuses (server/framing), refusals, launch
+// failures, timeouts, cancellations and panics in a handler (which become
+// tool errors; the server keeps serving). result_type and error_type come
+// from the closed lists in package audit (audit.Result, audit.ErrorKind),
+// never from Go type names.
+//
+// # Stopping
 //
 // Shutdown closes the gate (later calls are cancelled before they start),
-// cancels every running call (its process group gets SIGTERM, the grace,
-// then SIGKILL) and waits until every admitted call has been reaped and
-// its record written, or until its context ends.
+// cancels every running call (its process group gets SIGTERM, the kill
+// grace, then SIGKILL) and waits until every admitted call has been
+// reaped and its record written, or until its context ends. ServeStdio
+// stops on SIGTERM, SIGINT or the end of stdin (the framing layer holds
+// the SDK's EOF until the calls are answered) and ServeStreamable on
+// SIGTERM or SIGINT; both answer each running call with its cancelled
+// result where the transport still takes writes, and return within
+// StopDeadline less the caller's two flushes (FlushReserve).
 //
-// Not covered: an HTTP request refused before MCP sees it (no or a wrong
-// bearer token, a refused Host or Origin) is audited by the HTTP handler
-// (http.go) with result unauthorized, not by the middleware.
+// # HTTP
+//
+// HTTPHandler authenticates before a connection may take an
+// authenticated slot (conns.go: unauthenticated connections have a small
+// pool of their own, the newest pushing out the oldest), answers 401
+// without reading the body, audits 401/403/413 at a bounded rate, and
+// routes each request to a stateless SDK handler (protocol 2026-07-28) or
+// the stateful one (older versions) at the one endpoint.
+//
+// Not covered: HTTP requests the SDK refuses after authentication (a
+// malformed body, a batch at 2025-06-18 or later, a duplicate in-flight
+// id, a missing session) are answered by the SDK without an audit
+// record; a call whose client cancelled it over a batch POST (2025-03-26)
+// is still answered.
 package server
