@@ -5,6 +5,12 @@
 #   docker build -t mcp-shell-server .
 #   docker run --rm -i --read-only --tmpfs /tmp -v "$PWD:/workspace" \
 #     --env-file deploy/example.env mcp-shell-server
+#
+# --init is optional: as PID 1 the server reaps every orphan of its calls
+# itself (and kills each call's descendants when the call ends); under an
+# init it does the same as a child subreaper. Its start-up line names the
+# mechanism ("process lifetime mechanism=subreaper" with Docker's read-only
+# cgroupfs; "cgroup" where it may create cgroups beneath its own).
 FROM golang:1.26-bookworm AS build
 WORKDIR /src
 COPY go.mod go.sum ./
@@ -27,4 +33,6 @@ ENV MCP_SHELL_ALLOWED_DIRECTORIES=/workspace
 EXPOSE 8080
 # With MCP_SHELL_TRANSPORT=http, probe GET /healthz from the orchestrator
 # (the slim image has no HTTP client for a HEALTHCHECK of its own).
+# The server is PID 1 here unless the container runs with --init; both are
+# fine (see the top of this file).
 ENTRYPOINT ["/usr/local/bin/mcp-shell-server"]
