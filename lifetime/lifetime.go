@@ -139,11 +139,11 @@ func Setup(o Options) (*Manager, error) {
 		why = append(why, "chosen by the caller")
 	}
 	m.reason = strings.Join(why, "; ")
+	m.reaping = m.pid1 || m.mech == Subreaper // before m is published: read without a lock
 	if !current.CompareAndSwap(nil, m) {
 		m.Close()
 		return nil, ErrAlreadySetUp
 	}
-	m.reaping = m.pid1 || m.mech == Subreaper
 	if m.reaping {
 		go m.reapLoop()
 	}
