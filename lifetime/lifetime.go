@@ -287,7 +287,7 @@ func (m *Manager) release(pid int) {
 type Call struct {
 	m          *Manager
 	cg         *cgroupCall // Cgroup
-	startTicks uint64      // Subreaper: when the call began, in procStat.start units
+	startTicks uint64      // Subreaper: when the call began, in procfs.Stat.Start units
 	end        sync.Once
 }
 
