@@ -146,14 +146,14 @@ func (t *tracker) scan() {
 	var queue []int
 	kids, _ := procfs.Children(t.self)
 	for _, pid := range kids {
-		if _, known := t.procs[pid]; known || t.owned(pid) {
+		if t.owned(pid) {
 			continue
 		}
 		// A zombie is recorded too: /proc shows a process whose first
 		// thread has exited as a zombie while its other threads still run,
 		// so only its pidfd tells when it is gone (see members).
 		st, err := procfs.ReadStat(pid)
-		if err != nil {
+		if err != nil || t.known(pid, st.Start) {
 			continue
 		}
 		calls := t.attribute(st)
@@ -191,17 +191,22 @@ func (t *tracker) scan() {
 		}
 		kids, _ := procfs.Children(pid) // every thread's, so also those of a zombie leader's live threads
 		for _, k := range kids {
-			if _, known := t.procs[k]; known {
-				continue
-			}
 			kst, err := procfs.ReadStat(k)
-			if err != nil {
+			if err != nil || t.known(k, kst.Start) {
 				continue
 			}
 			t.record(k, &tracked{start: kst.Start, calls: slices.Clone(r.calls)})
 			queue = append(queue, k)
 		}
 	}
+}
+
+// known reports whether the process pid that started at start is
+// recorded (a record of an earlier process with a reused pid is not it).
+// Callers hold t.mu.
+func (t *tracker) known(pid int, start uint64) bool {
+	r := t.procs[pid]
+	return r != nil && r.start == start
 }
 
 // attribute decides which running calls an orphan the walks have not seen
