@@ -5,6 +5,12 @@
 #   docker build -t mcp-shell-server .
 #   docker run --rm -i --init --read-only --tmpfs /tmp --user "$(id -u):$(id -g)" \
 #     -v "$PWD:/workspace" --env-file deploy/example.env mcp-shell-server
+#
+# --init is optional: as PID 1 the server reaps every orphan of its calls
+# itself (and kills each call's descendants when the call ends); under an
+# init it does the same as a child subreaper. Its start-up line names the
+# mechanism ("process lifetime mechanism=subreaper" with Docker's read-only
+# cgroupfs; "cgroup" where it may create cgroups beneath its own).
 # Base images are pinned to exact releases. To pin by digest as well (do it
 # where a registry is reachable, and update both lines together):
 #   docker buildx imagetools inspect golang:1.26.8-bookworm --format '{{.Manifest.Digest}}'
@@ -37,4 +43,6 @@ ENV MCP_SHELL_HTTP_ADDR=0.0.0.0:8080
 EXPOSE 8080
 # With MCP_SHELL_TRANSPORT=http, probe GET /healthz from the orchestrator
 # (the slim image has no HTTP client for a HEALTHCHECK of its own).
+# The server is PID 1 here unless the container runs with --init; both are
+# fine (see the top of this file).
 ENTRYPOINT ["/usr/local/bin/mcp-shell-server"]

@@ -139,11 +139,11 @@ func Setup(o Options) (*Manager, error) {
 		why = append(why, "chosen by the caller")
 	}
 	m.reason = strings.Join(why, "; ")
+	m.reaping = m.pid1 || m.mech == Subreaper // before m is published: read without a lock
 	if !current.CompareAndSwap(nil, m) {
 		m.Close()
 		return nil, ErrAlreadySetUp
 	}
-	m.reaping = m.pid1 || m.mech == Subreaper
 	if m.reaping {
 		go m.reapLoop()
 	}
@@ -287,7 +287,7 @@ func (m *Manager) release(pid int) {
 type Call struct {
 	m          *Manager
 	cg         *cgroupCall // Cgroup
-	startTicks uint64      // Subreaper: when the call began, in procStat.start units
+	startTicks uint64      // Subreaper: when the call began, in procfs.Stat.Start units
 	end        sync.Once
 }
 

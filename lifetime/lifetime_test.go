@@ -14,27 +14,15 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/procfs"
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/proctest"
 )
 
-func TestParseStat(t *testing.T) {
-	line := "4242 (a) (b c) S 17 4242 4000 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654 12345 67 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n"
-	st, err := parseStat([]byte(line))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := procStat{pid: 4242, state: 'S', ppid: 17, pgrp: 4242, sid: 4000, start: 987654}
-	if st != want {
-		t.Errorf("parseStat = %+v, want %+v", st, want)
-	}
-	for _, bad := range []string{"", "12 (x", "x (y) S 1 2 3", "12 (y) S 1 2"} {
-		if _, err := parseStat([]byte(bad)); err == nil {
-			t.Errorf("parseStat(%q): no error", bad)
-		}
-	}
-	self, err := readStat(os.Getpid())
-	if err != nil || self.pid != os.Getpid() || self.ppid != os.Getppid() || self.start == 0 || self.start > bootTicks() {
-		t.Errorf("readStat(self) = %+v, %v (boot ticks now %d)", self, err, bootTicks())
+// TestBootTicks: bootTicks counts in the unit of a process's start time.
+func TestBootTicks(t *testing.T) {
+	self, err := procfs.ReadStat(os.Getpid())
+	if now := bootTicks(); err != nil || self.Start == 0 || self.Start > now {
+		t.Errorf("own start %d, boot ticks now %d (%v)", self.Start, now, err)
 	}
 }
 
@@ -140,12 +128,9 @@ func TestForkerOutlivesThreads(t *testing.T) {
 
 	var direct *os.Process
 	onDyingThread(t, func() { direct = startSleeper(t, sleep, sys()) })
-	st, err := direct.Wait()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ws := st.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
-		t.Fatalf("forked on a thread that exited: %v, want killed by its parent-death signal", st)
+	wantKilled(t, direct, "forked on a thread that exited (its parent-death signal)")
+	if t.Failed() {
+		return
 	}
 
 	c, err := Default().NewCall()
@@ -164,6 +149,19 @@ func TestForkerOutlivesThreads(t *testing.T) {
 	var info unix.Siginfo
 	if err := unix.Waitid(unix.P_PID, viaForker.Pid, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil); err != nil || siginfoPid(&info) != 0 {
 		t.Fatalf("forked through Call.Start, the child died with its caller's thread (waitid %v, pid %d)", err, siginfoPid(&info))
+	}
+}
+
+// wantKilled waits for p, a child of the test, and checks that SIGKILL
+// ended it.
+func wantKilled(t *testing.T, p *os.Process, what string) {
+	t.Helper()
+	st, err := p.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ws := st.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+		t.Errorf("%s: %v, want killed by SIGKILL", what, st)
 	}
 }
 
@@ -194,7 +192,7 @@ func TestCgroupCall(t *testing.T) {
 	}
 	c.signal(unix.SIGSTOP)
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
-		if st, _ := readStat(p.Pid); st.state == 'T' {
+		if st, _ := procfs.ReadStat(p.Pid); st.State == 'T' {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -204,8 +202,8 @@ func TestCgroupCall(t *testing.T) {
 	if err := c.kill(); err != nil {
 		t.Fatal(err)
 	}
-	if st, _ := readStat(p.Pid); !st.dead() {
-		t.Fatalf("after kill the process is %c, want a zombie", st.state)
+	if st, _ := procfs.ReadStat(p.Pid); !st.Zombie() {
+		t.Fatalf("after kill the process is %c, want a zombie", st.State)
 	}
 	c.remove()
 	if _, err := os.Stat(c.dir); !errors.Is(err, os.ErrNotExist) {
@@ -236,13 +234,7 @@ func TestWatchdogCgroup(t *testing.T) {
 	p := startSleeper(t, sleep, &syscall.SysProcAttr{UseCgroupFD: true, CgroupFD: c.fd, Setsid: true})
 	unix.Close(c.fd)
 	wd.stop(10 * time.Second)
-	st, err := p.Wait()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ws := st.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
-		t.Errorf("the call's process: %v, want SIGKILL from the watchdog", st)
-	}
+	wantKilled(t, p, "the call's process, once the watchdog's input closed")
 	select {
 	case <-wd.done:
 	default:
@@ -285,24 +277,18 @@ func TestWatchdogSubreaper(t *testing.T) {
 	if err != nil {
 		t.Fatalf("background pid %q", b[:n])
 	}
-	st, err := readStat(stage.Pid)
+	st, err := procfs.ReadStat(stage.Pid)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wd.send("s " + strconv.Itoa(stage.Pid) + " " + strconv.FormatUint(st.start, 10))
+	wd.send("s " + strconv.Itoa(stage.Pid) + " " + strconv.FormatUint(st.Start, 10))
 	bgfd, err := unix.PidfdOpen(bg, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer unix.Close(bgfd)
 	wd.stop(10 * time.Second)
-	ps, err := stage.Wait()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ws := ps.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
-		t.Errorf("the reported stage: %v, want SIGKILL from the watchdog", ps)
-	}
+	wantKilled(t, stage, "the reported stage, once the watchdog's input closed")
 	if !proctest.WaitExit(bgfd, 5*time.Second) {
 		unix.Kill(bg, unix.SIGKILL)
 		t.Errorf("the unreported process in the stage's session survived the watchdog")

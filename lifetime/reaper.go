@@ -6,6 +6,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/procfs"
 )
 
 // reapLoop collects, on every SIGCHLD, each child of the server that no
@@ -34,7 +36,7 @@ func (m *Manager) reap() {
 	}
 	m.forkMu.Lock()
 	defer m.forkMu.Unlock()
-	kids, err := children(os.Getpid())
+	kids, err := procfs.Children(os.Getpid())
 	if err != nil {
 		m.reapBlind()
 		return

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/procfs"
 )
 
 // scanPeriod is how often the tracker walks the trees of running calls in
@@ -84,13 +86,13 @@ func (t *tracker) walkEvery(stop <-chan struct{}) {
 
 // addStage records a stage the runner started for c.
 func (t *tracker) addStage(c *Call, pid int) {
-	st, err := readStat(pid)
+	st, err := procfs.ReadStat(pid)
 	if err != nil {
 		return // cannot happen for an unreaped child; the kill loop still has the group
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.record(pid, &tracked{start: st.start, stage: true, calls: []*Call{c}})
+	t.record(pid, &tracked{start: st.Start, stage: true, calls: []*Call{c}})
 }
 
 // record adds a process and tells the watchdog. Callers hold t.mu.
@@ -142,30 +144,30 @@ func (t *tracker) scan() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var queue []int
-	kids, _ := children(t.self)
+	kids, _ := procfs.Children(t.self)
 	for _, pid := range kids {
-		if _, known := t.procs[pid]; known || t.owned(pid) {
+		if t.owned(pid) {
 			continue
 		}
 		// A zombie is recorded too: /proc shows a process whose first
 		// thread has exited as a zombie while its other threads still run,
 		// so only its pidfd tells when it is gone (see members).
-		st, err := readStat(pid)
-		if err != nil {
+		st, err := procfs.ReadStat(pid)
+		if err != nil || t.known(pid, st.Start) {
 			continue
 		}
 		calls := t.attribute(st)
 		if len(calls) == 0 {
-			if fd := pidfdOf(pid, st.start); fd >= 0 {
+			if fd := pidfdOf(pid, st.Start); fd >= 0 {
 				if !exited(fd) {
 					signalPidfd(fd, unix.SIGKILL)
-					t.log.Warn("killed a process that belongs to no running call", "pid", pid, "session", st.sid)
+					t.log.Warn("killed a process that belongs to no running call", "pid", pid, "session", st.Sid)
 				}
 				unix.Close(fd)
 			}
 			continue
 		}
-		t.record(pid, &tracked{start: st.start, calls: calls})
+		t.record(pid, &tracked{start: st.Start, calls: calls})
 		queue = append(queue, pid)
 	}
 	for pid := range t.procs {
@@ -180,26 +182,31 @@ func (t *tracker) scan() {
 			continue
 		}
 		seen[pid] = true
-		st, err := readStat(pid)
-		if err != nil || st.start != r.start {
+		st, err := procfs.ReadStat(pid)
+		if err != nil || st.Start != r.start {
 			if !r.stage { // a stage's record lives until its call ends: its pid names the session
 				t.forget(pid)
 			}
 			continue
 		}
-		kids, _ := children(pid) // every thread's, so also those of a zombie leader's live threads
+		kids, _ := procfs.Children(pid) // every thread's, so also those of a zombie leader's live threads
 		for _, k := range kids {
-			if _, known := t.procs[k]; known {
+			kst, err := procfs.ReadStat(k)
+			if err != nil || t.known(k, kst.Start) {
 				continue
 			}
-			kst, err := readStat(k)
-			if err != nil {
-				continue
-			}
-			t.record(k, &tracked{start: kst.start, calls: slices.Clone(r.calls)})
+			t.record(k, &tracked{start: kst.Start, calls: slices.Clone(r.calls)})
 			queue = append(queue, k)
 		}
 	}
+}
+
+// known reports whether the process pid that started at start is
+// recorded (a record of an earlier process with a reused pid is not it).
+// Callers hold t.mu.
+func (t *tracker) known(pid int, start uint64) bool {
+	r := t.procs[pid]
+	return r != nil && r.start == start
 }
 
 // attribute decides which running calls an orphan the walks have not seen
@@ -208,15 +215,15 @@ func (t *tracker) scan() {
 // every call that had started when the orphan was born: it then dies with
 // the first of them to end, earlier than its own call's end perhaps, never
 // later. Callers hold t.mu.
-func (t *tracker) attribute(st procStat) []*Call {
-	for _, id := range []int{st.sid, st.pgrp} {
+func (t *tracker) attribute(st procfs.Stat) []*Call {
+	for _, id := range []int{st.Sid, st.Pgrp} {
 		if r := t.procs[id]; r != nil && r.stage {
 			return slices.Clone(r.calls)
 		}
 	}
 	var out []*Call
 	for c := range t.running {
-		if c.startTicks <= st.start {
+		if c.startTicks <= st.Start {
 			out = append(out, c)
 		}
 	}

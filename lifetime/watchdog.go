@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/procfs"
 )
 
 // WatchdogArg is os.Args[1] of the hidden watchdog mode. main (and every
@@ -251,11 +253,11 @@ func (st *watchState) kill() {
 	defer st.mu.Unlock()
 	targets := map[int]int{} // pid -> pidfd
 	var queue []int
-	add := func(s procStat) {
-		if _, ok := targets[s.pid]; ok || s.pid == os.Getpid() {
+	add := func(s procfs.Stat) {
+		if _, ok := targets[s.Pid]; ok || s.Pid == os.Getpid() {
 			return
 		}
-		fd := pidfdOf(s.pid, s.start)
+		fd := pidfdOf(s.Pid, s.Start)
 		if fd < 0 {
 			return
 		}
@@ -264,8 +266,8 @@ func (st *watchState) kill() {
 			return
 		}
 		signalPidfd(fd, unix.SIGSTOP)
-		targets[s.pid] = fd
-		queue = append(queue, s.pid)
+		targets[s.Pid] = fd
+		queue = append(queue, s.Pid)
 	}
 	ents, _ := os.ReadDir("/proc")
 	for _, e := range ents {
@@ -273,13 +275,13 @@ func (st *watchState) kill() {
 		if err != nil {
 			continue
 		}
-		s, err := readStat(pid) // a "Z" may still have live threads: add asks its pidfd
+		s, err := procfs.ReadStat(pid) // a "Z" may still have live threads: add asks its pidfd
 		if err != nil {
 			continue
 		}
-		if start, ok := st.procs[pid]; ok && start == s.start {
+		if start, ok := st.procs[pid]; ok && start == s.Start {
 			add(s)
-		} else if start, ok := st.sessions[s.sid]; ok && start <= s.start {
+		} else if start, ok := st.sessions[s.Sid]; ok && start <= s.Start {
 			add(s)
 		}
 	}
@@ -287,9 +289,9 @@ func (st *watchState) kill() {
 		pid := queue[0]
 		queue = queue[1:]
 		waitStopped(pid)
-		kids, _ := children(pid)
+		kids, _ := procfs.Children(pid)
 		for _, k := range kids {
-			if s, err := readStat(k); err == nil {
+			if s, err := procfs.ReadStat(k); err == nil {
 				add(s)
 			}
 		}
@@ -310,8 +312,8 @@ const stopWait = 50 * time.Millisecond
 func waitStopped(pid int) {
 	deadline := time.Now().Add(stopWait)
 	for time.Now().Before(deadline) {
-		s, err := readStat(pid)
-		if err != nil || s.dead() || s.state == 'T' || s.state == 't' {
+		s, err := procfs.ReadStat(pid)
+		if err != nil || s.Zombie() || s.State == 'T' || s.State == 't' {
 			return
 		}
 		time.Sleep(time.Millisecond)

@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/procfs"
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/proctest"
 	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
@@ -512,17 +513,14 @@ func assertNoChildren(t *testing.T) {
 	if errors.Is(err, unix.ECHILD) {
 		return
 	}
-	tasks, err := os.ReadDir("/proc/self/task")
+	kids, err := procfs.Children(os.Getpid())
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, task := range tasks {
-		b, _ := os.ReadFile("/proc/self/task/" + task.Name() + "/children")
-		for _, pid := range strings.Fields(string(b)) {
-			cmdline, _ := os.ReadFile("/proc/" + pid + "/cmdline")
-			if !bytes.Contains(cmdline, []byte(lifetime.WatchdogArg)) {
-				t.Errorf("the test still has child process %s (%q)", pid, bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '}))
-			}
+	for _, pid := range kids {
+		cmdline, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+		if !bytes.Contains(cmdline, []byte(lifetime.WatchdogArg)) {
+			t.Errorf("the test still has child process %d (%q)", pid, bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '}))
 		}
 	}
 }

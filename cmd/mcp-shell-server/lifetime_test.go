@@ -164,8 +164,9 @@ func TestPID1NoZombiesE2E(t *testing.T) {
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			if r := s.call(map[string]any{"command": argv}); r.IsError {
-				t.Errorf("call: %s", text(r))
+			r, err := s.session.CallTool(context.Background(), &mcp.CallToolParams{Name: "shell_execute", Arguments: map[string]any{"command": argv}})
+			if err != nil || r.IsError {
+				t.Errorf("call: %v %v", err, r)
 			}
 		})
 	}
@@ -188,4 +189,46 @@ func TestPID1NoZombiesE2E(t *testing.T) {
 		t.Errorf("%d zombies under the server (PID 1) after %d calls: %v", len(zombies), calls, zombies)
 	}
 	t.Logf("figures: real server as PID 1, mechanism=%s: %d calls in %v, %d zombies", s.mechanism, calls, elapsed.Round(time.Millisecond), len(zombies))
+}
+
+// TestShutdownKillsCalls: SIGTERM, SIGINT and stdin EOF each end the
+// server with nothing of its calls left behind: two calls run, each a
+// stage with a setsid grandchild. How soon the server stops over stdio is
+// issue 16's; here the calls' timeout (2 s) bounds it.
+func TestShutdownKillsCalls(t *testing.T) {
+	helper := proctest.Helper(t)
+	for _, how := range []string{"SIGTERM", "SIGINT", "stdin EOF"} {
+		t.Run(how, func(t *testing.T) {
+			s := startLifetime(t, helper, binary)
+			col := proctest.NewCollector(t, t.TempDir())
+			argv := append([]string{helper, col.Path}, strings.Fields("tag stage spawn [ tag grandchild setsid null-stdio report ready sleep ] report sleep")...)
+			for range 2 {
+				go s.session.CallTool(context.Background(), &mcp.CallToolParams{Name: "shell_execute", Arguments: map[string]any{"command": argv, "timeout": 2}})
+			}
+			procs := col.Wait(t, 4, 30*time.Second)
+			asked := time.Now()
+			switch how {
+			case "SIGTERM":
+				_ = s.cmd.Process.Signal(syscall.SIGTERM)
+			case "SIGINT":
+				_ = s.cmd.Process.Signal(syscall.SIGINT)
+			default:
+				s.session.Close() // closes the server's stdin
+			}
+			exited := make(chan error, 1)
+			go func() { exited <- s.cmd.Wait() }()
+			select {
+			case <-exited:
+			case <-time.After(20 * time.Second):
+				t.Fatal("the server did not exit")
+			}
+			took := time.Since(asked)
+			survivors := proctest.Survivors(procs, 0)
+			proctest.Kill(survivors)
+			if len(survivors) > 0 {
+				t.Errorf("%s: %d of %d processes outlived the server: %v", how, len(survivors), len(procs), survivors)
+			}
+			t.Logf("figures: mechanism=%s %s: server exited after %v, %d/%d processes left", s.mechanism, how, took.Round(time.Millisecond), len(survivors), len(procs))
+		})
+	}
 }

@@ -5,7 +5,6 @@ package proctest
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -19,6 +18,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/procfs"
 )
 
 // RequireEnv lists, comma-separated, the mechanisms the lifetime tests
@@ -184,23 +185,8 @@ func Kill(procs []Proc) {
 }
 
 func startOf(pid int) (uint64, bool) {
-	f, ok := statFields(pid)
-	if !ok {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(f[22-3], 10, 64)
-	return n, err == nil
-}
-
-// statFields returns the fields of /proc/<pid>/stat from field 3 (state)
-// on.
-func statFields(pid int) ([]string, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return nil, false
-	}
-	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-	return f, len(f) >= 20
+	st, err := procfs.ReadStat(pid)
+	return st.Start, err == nil
 }
 
 // Tagged returns the processes of procs tagged tag.
@@ -216,22 +202,14 @@ func Tagged(procs []Proc, tag string) []Proc {
 
 // Zombies returns the children of pid that are zombies.
 func Zombies(pid int) ([]int, error) {
-	dir := "/proc/" + strconv.Itoa(pid) + "/task"
-	tasks, err := os.ReadDir(dir)
+	kids, err := procfs.Children(pid)
 	if err != nil {
 		return nil, err
 	}
 	var out []int
-	for _, t := range tasks {
-		b, err := os.ReadFile(filepath.Join(dir, t.Name(), "children"))
-		if err != nil {
-			continue
-		}
-		for _, w := range strings.Fields(string(b)) {
-			c, _ := strconv.Atoi(w)
-			if f, ok := statFields(c); ok && f[0] == "Z" {
-				out = append(out, c)
-			}
+	for _, k := range kids {
+		if st, err := procfs.ReadStat(k); err == nil && st.Zombie() {
+			out = append(out, k)
 		}
 	}
 	return out, nil
