@@ -9,13 +9,17 @@
 //   - All stages of a call run in one new process group (Setpgid; the first
 //     stage's pid is the group id), never a new session. Children never get
 //     the server's stdin, stdout or stderr: stdin is a pipe fed with
-//     Spec.Stdin, the "<" file, or /dev/null; stdout and stderr are pipes.
+//     Spec.Stdin, the "<" file, Spec.StdinFrom, or /dev/null; stdout and
+//     stderr are pipes.
 //   - Stages run concurrently, connected by OS pipes. The stderr of all
 //     stages shares one pipe and so is captured as one stream, interleaved in
 //     write order as on a terminal, capped like stdout.
 //   - stdin is written concurrently with reading, so large inputs cannot
 //     deadlock; a stage that exits without reading its stdin (EPIPE) is not
 //     an error.
+//   - Spec.StdoutTee and StderrTee see every captured byte as it is read,
+//     past the cap too when draining, so a caller can retain more than
+//     OutputLimit without the runner holding it in memory.
 //   - Each stream keeps at most OutputLimit bytes (buffers grow on demand).
 //     Past the cap the stream is marked truncated and either the runner
 //     stops reading it and terminates the group (Outcome OutputCapped; the
