@@ -44,6 +44,9 @@ type Record struct {
 	// the Landlock ABI applied (0 without Landlock).
 	Sandbox    string
 	SandboxABI int
+	// Job describes a job or a retained output (job.go); zero for a
+	// foreground call that retained nothing.
+	Job Job
 }
 
 // Logger writes audit records as JSON lines.
@@ -99,6 +102,7 @@ func (l *Logger) Log(ctx context.Context, r Record) {
 	if r.ErrorKind != "" {
 		attrs = append(attrs, slog.String("error_type", string(r.ErrorKind)))
 	}
+	attrs = append(attrs, r.Job.attrs()...)
 	l.log.LogAttrs(ctx, slog.LevelInfo, "shell_execution_audit", attrs...)
 }
 

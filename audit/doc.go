@@ -2,7 +2,10 @@
 // logger "mcp-shell-server.audit", message "shell_execution_audit", JSON
 // lines. Records are written for every outcome: success, rejection before
 // any process starts, timeout, output cap, cancellation, launch failure and
-// server-layer errors (bad arguments, panics).
+// server-layer errors (bad arguments, panics). A background job has a
+// start record (its tools/call, result_type started) and an end record
+// (event job_end, also when the server shuts down); reads of retained
+// output are records with the output's id and byte counts (job.go).
 //
 // The record's result_type is one of the Result constants and its
 // error_type, when present, one of the ErrorKind constants (result.go):
