@@ -99,8 +99,8 @@ type Status struct {
 	StdoutBytes, StderrBytes int64
 	// Result is the runner's result once ended (zero before).
 	Result runner.Result
-	// Error is why a failed job could not start.
-	Error    string
+	// Err is why a failed job could not start (the runner's error).
+	Err      error
 	KilledBy string
 	// StdinOpen: job_stdin may write to it.
 	StdinOpen bool
@@ -123,9 +123,7 @@ func (j *Job) Status() Status {
 	}
 	r := j.result
 	st.Result, st.ExitCode, st.Signal, st.StdoutBytes, st.StderrBytes = r, r.ExitCode, r.Signal, r.StdoutBytes, r.StderrBytes
-	if j.err != nil {
-		st.Error = j.err.Error()
-	}
+	st.Err = j.err
 	return st
 }
 
@@ -146,34 +144,48 @@ func NewTable(running, queued int) *Table {
 	return &Table{slots: make(chan struct{}, running), maxQueued: queued, byID: map[string]*Job{}}
 }
 
-// Submit queues j and returns at once; see the package doc. cancel
-// cancels ctx, the job's context. run gets ctx once a slot is free; ended
-// runs after the job ended, whether or not run was called.
+// Submit adds j and returns at once: running when a slot is free, queued
+// otherwise (see the package doc). cancel cancels ctx, the job's context.
+// run gets ctx once j holds a slot; ended runs after the job ended,
+// whether or not run was called.
 func (t *Table) Submit(ctx context.Context, cancel context.CancelFunc, j *Job, run func(context.Context) (runner.Result, error), ended func(*Job)) error {
 	t.mu.Lock()
-	if t.queued >= t.maxQueued {
-		t.mu.Unlock()
-		return ErrQueueFull
+	// A free slot is taken at once, so the caller can say "running".
+	held := false
+	select {
+	case t.slots <- struct{}{}:
+		held = true
+	default:
+		if t.queued >= t.maxQueued {
+			t.mu.Unlock()
+			return ErrQueueFull
+		}
+		t.queued++
 	}
-	t.queued++
-	t.addLocked(j, cancel, Queued)
+	state := Queued
+	if held {
+		state = Running
+	}
+	t.addLocked(j, cancel, state)
 	t.mu.Unlock()
 	go func() {
-		select {
-		case t.slots <- struct{}{}:
-		case <-ctx.Done():
+		if !held {
+			select {
+			case t.slots <- struct{}{}:
+			case <-ctx.Done():
+				t.mu.Lock()
+				t.queued--
+				t.mu.Unlock()
+				t.end(j, runner.Result{Outcome: runner.Cancelled}, nil, false, ended)
+				return
+			}
 			t.mu.Lock()
 			t.queued--
 			t.mu.Unlock()
-			t.end(j, runner.Result{Outcome: runner.Cancelled}, nil, false, ended)
-			return
+			j.mu.Lock()
+			j.state, j.started = Running, time.Now()
+			j.mu.Unlock()
 		}
-		t.mu.Lock()
-		t.queued--
-		t.mu.Unlock()
-		j.mu.Lock()
-		j.state, j.started = Running, time.Now()
-		j.mu.Unlock()
 		res, err := run(ctx)
 		t.end(j, res, err, true, ended)
 	}()
@@ -195,9 +207,6 @@ func (t *Table) Adopt(ctx context.Context, cancel context.CancelFunc, j *Job, ra
 	t.mu.Lock()
 	t.addLocked(j, cancel, Running)
 	t.mu.Unlock()
-	j.mu.Lock()
-	j.started = j.queued
-	j.mu.Unlock()
 	go func() {
 		<-ran
 		res, err := result()
@@ -206,8 +215,13 @@ func (t *Table) Adopt(ctx context.Context, cancel context.CancelFunc, j *Job, ra
 	return true
 }
 
+// addLocked fills in j before it becomes visible; a job added running
+// started when it was added.
 func (t *Table) addLocked(j *Job, cancel context.CancelFunc, s State) {
 	j.cancel, j.done, j.state, j.queued = cancel, make(chan struct{}), s, time.Now()
+	if s == Running {
+		j.started = j.queued
+	}
 	t.byID[j.ID] = j
 	t.order = append(t.order, j)
 }

@@ -27,6 +27,7 @@ type ExecInput struct {
 	Cwd       *string  `json:"cwd,omitempty"`
 	TimeoutMS *int64   `json:"timeout_ms,omitempty"`
 	Stdin     *string  `json:"stdin,omitempty"`
+	JobInput
 }
 
 // ExecOutput is execute_command's structured result. ExitCode is null when
@@ -42,6 +43,7 @@ type ExecOutput struct {
 	StderrTruncated bool    `json:"stderr_truncated"`
 	Signal          *string `json:"signal"`
 	DurationMS      int64   `json:"duration_ms"`
+	Retained
 }
 
 func execInputSchema() *jsonschema.Schema {
@@ -63,7 +65,7 @@ func execInputSchema() *jsonschema.Schema {
 // results; only refusals and launch failures are tool errors.
 var execTool = tool[ExecInput]{
 	call: func(req *mcp.CallToolRequest, in ExecInput) call {
-		c := call{argv: append([]string{in.Program}, in.Args...), dir: in.Cwd, stdin: in.Stdin, exact: true, drain: true, progress: newReporter(req)}
+		c := call{argv: append([]string{in.Program}, in.Args...), dir: in.Cwd, stdin: in.Stdin, exact: true, drain: true, progress: newReporter(req), job: in.JobInput}
 		if in.TimeoutMS != nil {
 			d := time.Duration(*in.TimeoutMS) * time.Millisecond
 			c.timeout = &d

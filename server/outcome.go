@@ -38,6 +38,12 @@ const (
 	panicked
 	// unencodable: the structured result could not be marshalled.
 	unencodable
+	// startedJob: the call became a background job (background: true, or
+	// the adaptive hand-off); job says which. Its end is a separate record.
+	startedJob
+	// answered: a job or retained-output tool (read_output, job_status,
+	// ...) or a resource read answered; job or read says about what.
+	answered
 )
 
 // outcome is what happened to one call, as the handler saw it, plus the
@@ -63,6 +69,36 @@ type outcome struct {
 	// handler took.
 	start   time.Time
 	elapsed time.Duration
+	// textLimit is the bytes of each stream the result's text shows
+	// (0: all); outputID names the call's retained output ("" for none).
+	textLimit int64
+	outputID  string
+	// job is the job the call started, or that a record is about;
+	// read is a read of a retained output.
+	job  *jobNote
+	read *readNote
+}
+
+// jobNote is what a call did with a job.
+type jobNote struct {
+	id string
+	// end marks a job's end record (otherwise a job_start when the kind is
+	// startedJob).
+	end      bool
+	adaptive bool
+	argv     []string // the job's argv as the client sent it
+	// state is the job's state when the call returned; killedBy says who
+	// killed an ended job.
+	state    string
+	killedBy string
+	// stdinBytes is what job_stdin wrote.
+	stdinBytes int64
+}
+
+// readNote is one read of a retained output.
+type readNote struct {
+	id, stream    string
+	offset, bytes int64
 }
 
 // sandboxInfo is how children were to be confined: the configured mode
@@ -100,6 +136,19 @@ func auditRecord(c call, o outcome) audit.Record {
 		r.StdoutN, r.StderrN = o.run.StdoutBytes, o.run.StderrBytes
 		r.ReturnCode, r.Signal = o.run.ExitCode, o.run.Signal
 	}
+	r.Job.OutputID = o.outputID
+	if n := o.job; n != nil {
+		r.Job.JobID, r.Job.Adaptive, r.Job.KilledBy, r.Job.StdinBytes = n.id, n.adaptive, n.killedBy, n.stdinBytes
+		switch {
+		case n.end:
+			r.Job.Event = audit.EventJobEnd
+		case o.kind == startedJob:
+			r.Job.Event = audit.EventJobStart
+		}
+	}
+	if rd := o.read; rd != nil {
+		r.Job.Event, r.Job.OutputID, r.Job.Stream, r.Job.Offset, r.Job.ReadBytes = audit.EventOutputRead, rd.id, rd.stream, rd.offset, rd.bytes
+	}
 	r.Reason = o.reason
 	if o.err != nil {
 		r.Reason = o.err.Error()
@@ -133,6 +182,10 @@ func (o outcome) classify() (audit.Result, audit.ErrorKind) {
 		return audit.InvalidRequest, audit.KindProtocol
 	case panicked:
 		return audit.ServerError, audit.KindPanic
+	case startedJob:
+		return audit.Started, ""
+	case answered:
+		return audit.Success, ""
 	}
 	// unencodable, and an outcome no path filled in.
 	return audit.ServerError, audit.KindInternal

@@ -53,6 +53,9 @@ type Options struct {
 	// ExtraEnv returns environment entries added to a call's child
 	// environment for the given stages (e.g. git hardening); may be nil.
 	ExtraEnv func(stages [][]string) []string
+	// Jobs configures background jobs and retained output (background.go);
+	// the zero value turns them off.
+	Jobs JobOptions
 }
 
 // Limits bound every call.
@@ -62,6 +65,9 @@ type Limits struct {
 	DefaultTimeout, MaxTimeout time.Duration
 	// OutputLimit is the cap in bytes per stream (stdout, stderr).
 	OutputLimit int64
+	// TextLimit is the bytes of each stream a shell_execute result's text
+	// carries (head and tail, textlimit.go); 0 means all of it.
+	TextLimit int64
 }
 
 // Allowlist is the allowlist as the operator wrote it: program names and
@@ -81,6 +87,8 @@ type Server struct {
 	shutdown context.CancelFunc
 	// gate admits calls until Shutdown, which then waits for them.
 	gate gate
+	// bg is the retained outputs and jobs (background.go).
+	bg background
 }
 
 // New builds the server and registers its tools. It returns an error if a
@@ -90,17 +98,24 @@ func New(o Options) (s *Server, err error) {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
 	s = &Server{opts: o, sem: make(chan struct{}, o.MaxConcurrent)}
+	self := s
 	s.base, s.shutdown = context.WithCancel(context.Background())
-	s.mcp = mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Hardened shell command executor", Version: o.Version},
-		&mcp.ServerOptions{
-			Logger:       o.Log,
-			Capabilities: &mcp.ServerCapabilities{},
-			Instructions: "Runs allowlisted programs as argv arrays without a shell. See the shell_execute tool description for what is allowed.",
-		})
+	sopts := &mcp.ServerOptions{
+		Logger:       o.Log,
+		Capabilities: &mcp.ServerCapabilities{},
+		Instructions: "Runs allowlisted programs as argv arrays without a shell. See the shell_execute tool description for what is allowed.",
+	}
+	if err := s.openBackground(sopts); err != nil {
+		return nil, err
+	}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Hardened shell command executor", Version: o.Version}, sopts)
 	defer func() {
 		// AddTool panics on schema mistakes; report them as an error.
 		if r := recover(); r != nil {
 			err = fmt.Errorf("server: registering tools: %v", r)
+		}
+		if err != nil {
+			self.closeBackground() // s is nil by now
 		}
 	}()
 	out, err := shellOutputSchema()
@@ -121,7 +136,7 @@ func New(o Options) (s *Server, err error) {
 			Name:         "execute_command",
 			Title:        "Run one program",
 			Description:  s.description("Execute one program with an explicit argv (program + args), without a shell; every argument is data (\"|\", \">\" and \";\" included). A non-zero exit or a timeout is a normal result."),
-			InputSchema:  execInputSchema(),
+			InputSchema:  s.withJobInputs(execInputSchema()),
 			OutputSchema: eout,
 			Annotations:  annotations("Run one program"),
 		}, execTool)
@@ -129,7 +144,10 @@ func New(o Options) (s *Server, err error) {
 			return nil, err
 		}
 	}
-	s.mcp.AddReceivingMiddleware(s.auditMiddleware)
+	if err := s.registerBackground(); err != nil {
+		return nil, err
+	}
+	s.mcp.AddReceivingMiddleware(s.auditMiddleware, s.readAuditMiddleware)
 	return s, nil
 }
 
@@ -148,7 +166,7 @@ func (s *Server) addShellExecute(out *jsonschema.Schema) error {
 		Name:         "shell_execute",
 		Title:        "Run a command",
 		Description:  s.description("Execute a command given as an argv array (no shell: quotes, globs, $VARS and ; mean nothing). Pipelines: [\"ls\",\"|\",\"wc\",\"-l\"]. Redirection inside the working directory: [\"sort\",\"in.txt\",\">\",\"out.txt\"]."),
-		InputSchema:  shellInputSchema(),
+		InputSchema:  s.withJobInputs(shellInputSchema()),
 		OutputSchema: out,
 		Annotations:  annotations("Run a command"),
 	}, shellTool)
@@ -165,6 +183,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.shutdown()
 	drained := make(chan struct{})
 	go func() { s.gate.wait(); close(drained) }()
+	defer s.closeBackground() // jobs have written their end records by then
 	select {
 	case <-drained:
 		return nil
@@ -189,6 +208,7 @@ func (s *Server) description(lead string) string {
 	fmt.Fprintf(&b, "Default timeout: %ds; maximum timeout: %ds; output cap: %d bytes\n",
 		int(l.DefaultTimeout.Seconds()), int(l.MaxTimeout.Seconds()), l.OutputLimit)
 	b.WriteString("Options that run other programs or write outside the working directory are refused (e.g. find -exec, sort -o, tar --to-command, git -c).")
+	b.WriteString(s.jobsDescription())
 	return b.String()
 }
 
