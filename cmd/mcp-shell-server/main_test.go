@@ -129,10 +129,18 @@ func TestToolsList(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(res.Tools) != 1 || res.Tools[0].Name != "shell_execute" {
-				t.Fatalf("tools: %+v", res.Tools)
+			var names []string
+			var tool *mcp.Tool
+			for _, tl := range res.Tools {
+				names = append(names, tl.Name)
+				if tl.Name == "shell_execute" {
+					tool = tl
+				}
 			}
-			tool := res.Tools[0]
+			// The job tools are on by default (MCP_SHELL_MAX_JOBS=8).
+			if strings.Join(names, ",") != "job_kill,job_list,job_status,job_stdin,read_output,shell_execute" {
+				t.Fatalf("tools: %v", names)
+			}
 			if !strings.Contains(tool.Description, "Allowed commands: echo, ls") {
 				t.Errorf("description lacks sorted allowlist: %q", tool.Description)
 			}
@@ -184,7 +192,9 @@ func TestCallOutcomes(t *testing.T) {
 	t.Run("large stdin echo", func(t *testing.T) {
 		in := strings.Repeat("0123456789abcdef", 1<<16) // 1 MiB
 		r := e.call(map[string]any{"command": []string{"cat"}, "stdin": in})
-		if r.IsError || text(r) != in {
+		// The text carries head and tail (MCP_SHELL_TEXT_LIMIT_BYTES), the
+		// structured content all of it.
+		if s := structured(t, r); r.IsError || s["stdout"] != in || !strings.Contains(text(r), `left out here`) || !strings.Contains(text(r), s["output_id"].(string)) {
 			t.Fatalf("isError %v, %d bytes back", r.IsError, len(text(r)))
 		}
 	})
@@ -438,7 +448,7 @@ func TestProgressNotifications(t *testing.T) {
 func TestExecuteCommandTool(t *testing.T) {
 	e := start(t, "", "ALLOW_COMMANDS=echo,false,sleep,head", "MCP_SHELL_TOOLS=shell_execute,execute_command", "MCP_SHELL_OUTPUT_LIMIT_BYTES=1000")
 	tools, err := e.session.ListTools(context.Background(), nil)
-	if err != nil || len(tools.Tools) != 2 {
+	if err != nil || len(tools.Tools) != 7 {
 		t.Fatalf("tools %v %v", tools, err)
 	}
 	exec := func(args map[string]any) (*mcp.CallToolResult, map[string]any) {
