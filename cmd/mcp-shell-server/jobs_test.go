@@ -616,3 +616,25 @@ func atoi(t *testing.T, s string) int {
 	}
 	return n
 }
+
+// TestJobsWithTypeScriptClient runs the same scenarios with the official
+// TypeScript SDK client (testdata/jobs-e2e.mjs) when MCP_CLIENT_DIR names
+// an installed copy of shared/tools/mcp-client (npm ci done; .ci/e2e-clients
+// runs the script itself after installing it). Installing needs the npm
+// registry, so the test never does it.
+func TestJobsWithTypeScriptClient(t *testing.T) {
+	dir := os.Getenv("MCP_CLIENT_DIR")
+	if dir == "" {
+		t.Skip("MCP_CLIENT_DIR not set (an installed shared/tools/mcp-client)")
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node not installed")
+	}
+	eachTransport(t, func(t *testing.T, tr string) {
+		out, err := exec.Command("node", "testdata/jobs-e2e.mjs", "--client", dir, "--bin", binary, "--transport", tr).CombinedOutput()
+		t.Logf("%s", out)
+		if err != nil {
+			t.Fatalf("jobs-e2e.mjs --transport %s: %v", tr, err)
+		}
+	})
+}
