@@ -54,7 +54,7 @@ func (s *Server) openBackground(opts *mcp.ServerOptions) error {
 	}
 	s.bg.subs = newSubscriptions(s)
 	cfg := j.Retain
-	cfg.Changed = s.bg.subs.changed
+	cfg.Changed = s.outputChanged
 	store, err := outputs.Open(cfg)
 	if err != nil {
 		return err
@@ -65,6 +65,16 @@ func (s *Server) openBackground(opts *mcp.ServerOptions) error {
 	}
 	opts.SubscribeHandler, opts.UnsubscribeHandler = s.bg.subs.subscribe, s.bg.subs.unsubscribe
 	return nil
+}
+
+// outputChanged is the store's hook: subscribers hear of every change,
+// and a job whose output was deleted leaves the table with it (so the
+// table is bounded by the store's count bound).
+func (s *Server) outputChanged(id string, gone bool) {
+	if gone && s.bg.table != nil {
+		s.bg.table.Remove(id)
+	}
+	s.bg.subs.changed(id, gone)
 }
 
 // registerBackground adds the tools and the resource template of what is

@@ -368,12 +368,10 @@ func readHeader(r *ReadOutput) string {
 		b.WriteString("; end of output")
 	case r.Done:
 		fmt.Fprintf(&b, "; next offset %d", r.NextOffset)
+	case r.JobState != "":
+		fmt.Fprintf(&b, "; job %s, more may come; next offset %d", r.JobState, r.NextOffset)
 	default:
-		state := r.JobState
-		if state == "" {
-			state = "running"
-		}
-		fmt.Fprintf(&b, "; job %s, more may come; next offset %d", state, r.NextOffset)
+		fmt.Fprintf(&b, "; the call is still running, more may come; next offset %d", r.NextOffset)
 	}
 	b.WriteString("]\n")
 	return b.String()

@@ -87,14 +87,17 @@ func TestSoakJobsAndForeground(t *testing.T) {
 		t.Fatal(err)
 	}
 	after := settleSample(t, before)
-	t.Logf("%d tool calls in %.1fs (%.0f/s): %d background jobs started, waited for and read, %d chained calls, the rest foreground; goroutines %d -> %d, fds %d -> %d, children %d -> %d; store peak %d bytes on disk (quota %d), %d outputs at the end",
+	t.Logf("%d tool calls in %.1fs (%.0f/s): %d background jobs started, waited for and read, %d chained calls, the rest foreground; goroutines %d -> %d, fds %d -> %d, children %d -> %d; store peak %d bytes on disk (quota %d), %d outputs and %d jobs at the end",
 		toolCalls.Load(), took.Seconds(), float64(toolCalls.Load())/took.Seconds(), jobsRun.Load(), chained.Load(),
-		before.goroutines, after.goroutines, before.fds, after.fds, before.children, after.children, peakDisk.Load(), quota, s.bg.store.Len())
+		before.goroutines, after.goroutines, before.fds, after.fds, before.children, after.children, peakDisk.Load(), quota, s.bg.store.Len(), len(s.bg.table.List()))
 	if after.goroutines > before.goroutines+2 || after.fds > before.fds || after.children != 0 {
 		t.Errorf("growth: goroutines %+d, fds %+d, children %d", after.goroutines-before.goroutines, after.fds-before.fds, after.children)
 	}
 	if peakDisk.Load() > quota || s.bg.store.Used() > quota {
 		t.Errorf("store at %d bytes (peak %d), quota %d", s.bg.store.Used(), peakDisk.Load(), quota)
+	}
+	if jobs, outputs := len(s.bg.table.List()), s.bg.store.Len(); jobs > outputs {
+		t.Errorf("%d jobs in the table, %d outputs: evicted jobs were not removed", jobs, outputs)
 	}
 	if running, queued := s.bg.table.Counts(); running != 0 || queued != 0 {
 		t.Errorf("%d jobs running and %d queued after the soak", running, queued)
