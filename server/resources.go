@@ -85,7 +85,11 @@ func (s *Server) readResource(_ context.Context, req *mcp.ReadResourceRequest) (
 	} else {
 		rc.MIMEType, rc.Blob = "application/octet-stream", c.Data
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{rc}}, nil
+	res := &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{rc}}
+	// One server's output, for the client that asked: no shared cache
+	// (ttlMs stays 0, stale at once: a job's output grows).
+	res.CacheScope = "private"
+	return res, nil
 }
 
 // readAuditMiddleware writes one record per resources/read: the output's
