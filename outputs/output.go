@@ -3,6 +3,7 @@ package outputs
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -208,7 +209,7 @@ func (o *Output) Read(i int, off, n int64) (Chunk, error) {
 	f, err := o.s.root.Open(o.fileName(i))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return c, o.alive()
+			return c, o.gone()
 		}
 		return c, err
 	}
@@ -222,18 +223,29 @@ func (o *Output) Read(i int, off, n int64) (Chunk, error) {
 	return c, o.alive()
 }
 
-// alive is nil, or the *NotFoundError of a deleted output.
+// alive is nil, or the *NotFoundError of an output whose deletion has
+// completed.
 func (o *Output) alive() error {
 	select {
 	case <-o.deleted:
-		_, err := o.s.Get(o.ID)
-		if err == nil {
-			err = &NotFoundError{ID: o.ID}
-		}
-		return err
+		return o.gone()
 	default:
 		return nil
 	}
+}
+
+// gone is the *NotFoundError of a file that was not there: the store's
+// lock orders it after a deletion in progress (which removes the files
+// before it closes deleted), so the tombstone is there by then.
+func (o *Output) gone() error {
+	s := o.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.gone[o.ID]
+	if s.byID[o.ID] == o {
+		return fmt.Errorf("outputs: a file of output %s is missing", o.ID)
+	}
+	return &NotFoundError{ID: o.ID, Reason: t.reason, At: t.at}
 }
 
 // Wait blocks until stream i has more than off bytes kept, the output is
@@ -288,15 +300,10 @@ func (o *Output) OpenStdout() (*os.File, error) {
 		return os.Open(os.DevNull)
 	}
 	f, err := o.s.root.Open(o.fileName(0))
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			if gone := o.alive(); gone != nil {
-				return nil, gone
-			}
-		}
-		return nil, err
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, o.gone()
 	}
-	return f, nil
+	return f, err
 }
 
 // ErrRunning is returned by OpenStdout for an output still being written.

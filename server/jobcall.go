@@ -196,8 +196,10 @@ func settle(out *outputs.Output, o outcome) outcome {
 // the request's until the adaptive delay: a call still running then
 // becomes a job once a job slot is free (the request keeps waiting for the
 // slot, or for the end), and the request returns. The run keeps its
-// timeout: the hand-off changes who waits, not how long it may run.
+// timeout: the hand-off changes who waits, not how long it may run. As it
+// may become a job, that timeout is at most the job maximum.
 func (s *Server) runAdaptive(ctx context.Context, c call, o outcome, out *outputs.Output) outcome {
+	o.spec.Timeout = min(o.spec.Timeout, s.opts.Jobs.MaxJobTime)
 	runCtx, cancelRun := context.WithCancel(s.base)
 	unlink := context.AfterFunc(ctx, cancelRun) // until the hand-off, the request's cancellation kills the run
 	ran := make(chan struct{})

@@ -127,11 +127,13 @@ func soakCall(cs *mcp.ClientSession, i int, last *string, jobsRun, chained, tool
 		if id == "" {
 			return fmt.Errorf("no job: %v", m)
 		}
-		if _, st, err := callMap("job_status", map[string]any{"id": id, "wait": 30}); err != nil || st["state"] != "exited" {
-			return fmt.Errorf("job %s: %v %v", id, st, err)
+		// Under this small quota other sessions' output may evict the
+		// job's output, and the job with it, as soon as it ends.
+		r, st, err := callMap("job_status", map[string]any{"id": id, "wait": 30})
+		if err != nil || !r.IsError && st["state"] != "exited" || r.IsError && !strings.Contains(resultText(r), "evicted") {
+			return fmt.Errorf("job %s: %q %v %v", id, resultText(r), st, err)
 		}
 		r, rd, err := callMap("read_output", map[string]any{"id": id})
-		// Another session's output may have evicted it meanwhile.
 		if err != nil || !r.IsError && rd["bytes"] != 2000.0 || r.IsError && !strings.Contains(resultText(r), "evicted") {
 			return fmt.Errorf("read of %s: %q %v", id, resultText(r), err)
 		}
