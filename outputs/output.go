@@ -269,25 +269,6 @@ func (o *Output) Wait(ctx context.Context, i int, off int64) {
 	}
 }
 
-// WaitDone blocks until the output is done or deleted, or ctx ends.
-func (o *Output) WaitDone(ctx context.Context) {
-	for {
-		o.mu.Lock()
-		done, ch := o.done, o.changed
-		o.mu.Unlock()
-		if done {
-			return
-		}
-		select {
-		case <-ch:
-		case <-o.deleted:
-			return
-		case <-ctx.Done():
-			return
-		}
-	}
-}
-
 // OpenStdout opens the kept stdout for reading (for a chained call's
 // stdin): the file, or /dev/null when stdout was empty. The output must be
 // done. The caller closes the file.

@@ -239,14 +239,12 @@ func TestWait(t *testing.T) {
 		}
 		io.WriteString(o.Stdout(), "x")
 		<-woke
-		// Past what was written, Finish wakes both kinds of waiter.
-		past, done := make(chan struct{}), make(chan struct{})
+		// Past what was written, Finish wakes it.
+		past := make(chan struct{})
 		go func() { o.Wait(context.Background(), 0, 1); close(past) }()
-		go func() { o.WaitDone(context.Background()); close(done) }()
 		synctest.Wait()
 		o.Finish()
 		<-past
-		<-done
 		// A deadline ends it too.
 		p := create(t, s)
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"syscall"
@@ -65,31 +62,7 @@ func newJobServer(t *testing.T, transport string, helpers map[string]string, env
 
 func (js *jobServer) script(name string) string { return filepath.Join(js.tools, name) }
 
-func (js *jobServer) startHTTP() {
-	t := js.t
-	cmd := exec.Command(binary, js.dir)
-	cmd.Env = append(slicesClone(js.env), "MCP_SHELL_TRANSPORT=http", "MCP_SHELL_HTTP_ADDR=127.0.0.1:0", "MCP_SHELL_HTTP_TOKEN="+testToken, "MCP_SHELL_LOG_LEVEL=info")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	urlRE := regexp.MustCompile(`http://127\.0\.0\.1:\d+/mcp`)
-	sc := bufio.NewScanner(stderr)
-	for sc.Scan() {
-		if u := urlRE.FindString(sc.Text()); u != "" {
-			go io.Copy(io.Discard, stderr)
-			js.url, js.cmd = u, cmd
-			return
-		}
-	}
-	t.Fatal("server never printed its URL")
-}
-
-func slicesClone(s []string) []string { return append([]string(nil), s...) }
+func (js *jobServer) startHTTP() { js.url, js.cmd = serveHTTP(js.t, js.dir, js.env) }
 
 // connect opens a session (stdio: starts the server).
 func (js *jobServer) connect(opts *mcp.ClientOptions) *mcp.ClientSession {
