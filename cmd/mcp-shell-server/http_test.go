@@ -34,7 +34,7 @@ func startHTTP(t *testing.T, env ...string) (string, *exec.Cmd, string) {
 	t.Helper()
 	dir, _ := filepath.EvalSymlinks(t.TempDir())
 	auditFile := filepath.Join(t.TempDir(), "audit.jsonl")
-	url, cmd := serveHTTP(t, dir, append([]string{"PATH=/usr/bin:/bin", "MCP_SHELL_AUDIT_LOG=" + auditFile}, env...))
+	url, cmd := serveHTTP(t, dir, append([]string{"PATH=/usr/bin:/bin", "MCP_SHELL_AUDIT_LOG=" + auditFile, "MCP_SHELL_RETAIN_DIR=" + t.TempDir()}, env...))
 	return url, cmd, auditFile
 }
 

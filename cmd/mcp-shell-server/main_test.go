@@ -52,7 +52,7 @@ func start(t *testing.T, protocol string, env ...string) *e2e {
 	}
 	e := &e2e{t: t, dir: dir, audit: filepath.Join(t.TempDir(), "audit.jsonl")}
 	cmd := exec.Command(binary, dir)
-	cmd.Env = append([]string{"PATH=/usr/local/bin:/usr/bin:/bin", "MCP_SHELL_AUDIT_LOG=" + e.audit, "MCP_SHELL_LOG_LEVEL=error"}, env...)
+	cmd.Env = append([]string{"PATH=/usr/local/bin:/usr/bin:/bin", "MCP_SHELL_AUDIT_LOG=" + e.audit, "MCP_SHELL_LOG_LEVEL=error", "MCP_SHELL_RETAIN_DIR=" + t.TempDir()}, env...)
 	cmd.Stderr = os.Stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "0"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -414,7 +414,7 @@ func TestProgressNotifications(t *testing.T) {
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) { got <- req.Params },
 	})
 	cmd := exec.Command(binary, dir)
-	cmd.Env = []string{"PATH=/usr/bin:/bin", "ALLOW_COMMANDS=sleep,echo", "MCP_SHELL_AUDIT_LOG=" + filepath.Join(t.TempDir(), "a")}
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "ALLOW_COMMANDS=sleep,echo", "MCP_SHELL_AUDIT_LOG=" + filepath.Join(t.TempDir(), "a"), "MCP_SHELL_RETAIN_DIR=" + t.TempDir()}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	s, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
