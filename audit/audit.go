@@ -70,6 +70,9 @@ type Record struct {
 	// Lifetime is the mechanism that binds a call's processes to it
 	// (cgroup, subreaper or session; see package lifetime).
 	Lifetime string
+	// Job describes a job or a retained output (job.go); zero for a
+	// foreground call that retained nothing.
+	Job Job
 }
 
 // Field caps, in bytes (strings) or elements: a record stays a few KiB
@@ -299,6 +302,7 @@ func attrs(r Record) []slog.Attr {
 	if r.ErrorKind != "" {
 		a = append(a, slog.String("error_type", string(r.ErrorKind)))
 	}
+	a = append(a, r.Job.attrs()...)
 	return a
 }
 

@@ -5,6 +5,10 @@
 // server-layer errors (bad arguments, panics), calls refused because the
 // log could not take their record, and HTTP requests refused before MCP
 // saw them.
+// A background job has a start record (its tools/call, result_type
+// started) and an end record (event job_end, also when the server shuts
+// down); reads of retained output are records with the output's id and
+// byte counts (job.go).
 //
 // The record's result_type is one of the Result constants and its
 // error_type, when present, one of the ErrorKind constants (result.go):

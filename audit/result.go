@@ -32,6 +32,9 @@ const (
 	// Unauthorized: an HTTP request was refused before MCP saw it
 	// (ErrorKind token or origin; http_status says 401 or 403).
 	Unauthorized Result = "unauthorized"
+	// Started: the call became a background job (event job_start); the
+	// job's end is its own record (event job_end).
+	Started Result = "started"
 )
 
 // ErrorKind is a record's error_type: a stable name for what failed, for

@@ -216,7 +216,7 @@ func closeWithin(close func(context.Context) error, d time.Duration) {
 // caller adds the audit sink, the logger and the launcher it opened.
 func serverOptions(cfg *config.Config) server.Options {
 	return server.Options{
-		Limits:        server.Limits{DefaultTimeout: cfg.DefaultTimeout, MaxTimeout: cfg.MaxTimeout, OutputLimit: cfg.OutputLimit},
+		Limits:        server.Limits{DefaultTimeout: cfg.DefaultTimeout, MaxTimeout: cfg.MaxTimeout, OutputLimit: cfg.OutputLimit, TextLimit: cfg.Jobs.TextLimit},
 		AllowedDirs:   cfg.AllowedDirs,
 		Tools:         cfg.Tools,
 		ChildEnv:      childenv.Config{Allowlist: cfg.ChildEnvAllowlist, SafePath: cfg.SafePath, Home: cfg.ChildHome},
@@ -226,6 +226,7 @@ func serverOptions(cfg *config.Config) server.Options {
 		Policy:        policy.FromSettings(cfg.PolicySettings()),
 		Version:       Version(),
 		ExtraEnv:      policy.ExtraEnv,
+		Jobs:          jobOptions(cfg.Jobs),
 	}
 }
 

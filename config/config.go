@@ -79,6 +79,9 @@ type Config struct {
 	SandboxMode string
 	Launch      bool
 	Sandbox     sandbox.Config
+
+	// Jobs configures background jobs, retained output and the text limit.
+	Jobs Jobs
 }
 
 // PolicySettings are the policy's part of the configuration.
@@ -169,6 +172,7 @@ func validate(env Env, dirs []string, builtin bool) (*Config, error) {
 		func() error { return cfg.setTools(env.Tools) },
 		func() error { return cfg.setTransport(env) },
 		func() error { return cfg.setSandbox(env) },
+		func() error { return cfg.setJobs(env) },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {

@@ -20,3 +20,37 @@ const (
 	defaultSandbox        = "off"
 	defaultSandboxNetwork = "deny"
 )
+
+// Defaults of jobs, retained output and the text limit (issue 14).
+const (
+	// defaultMaxJobs: a coding agent keeps a few things going at once (a
+	// dev server, a watcher, a long build or test run); eight covers that
+	// while bounding the processes and the in-memory capture (at most
+	// 2 x MCP_SHELL_OUTPUT_LIMIT_BYTES per job, 16 MiB at the defaults).
+	defaultMaxJobs = 8
+	// defaultMaxJobSeconds: an hour fits long builds and test suites, and
+	// a forgotten dev server does not run for ever.
+	defaultMaxJobSeconds = 3600
+	// defaultAdaptiveSeconds: off, so a foreground call waits for its
+	// result as in the reference server unless the operator opts in.
+	defaultAdaptiveSeconds = 0
+	// defaultRetainBytes: 16 MiB per stream holds a full build or test log
+	// (typically well under 1 MiB) sixteen times over, and stops a runaway
+	// "yes" from filling the quota on its own.
+	defaultRetainBytes = 16 << 20
+	// defaultRetainQuota: 256 MiB in all; the directory is usually on a
+	// tmpfs (the Docker image mounts one at /tmp), i.e. RAM.
+	defaultRetainQuota = 256 << 20
+	// defaultRetainTTLSeconds: an hour, about one working session of an
+	// agent; older output can be produced again by re-running the command.
+	defaultRetainTTLSeconds = 3600
+	// defaultRetainDir: a fixed /tmp rather than $TMPDIR, because Parse
+	// reads only the variables it declares; Linux always has /tmp, and the
+	// Docker image mounts a tmpfs there.
+	defaultRetainDir = "/tmp"
+	// defaultTextLimit: 16 KiB per stream is about 4,000 tokens: enough for
+	// a compiler's error list or a test summary, while a 1 MiB output no
+	// longer puts some 250,000 tokens into the model's context (the rest is
+	// in the retained output, paged with read_output). See README.
+	defaultTextLimit = 16 << 10
+)

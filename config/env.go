@@ -50,6 +50,14 @@ type Env struct {
 	RlimitNProc       *uint64  `env:"MCP_SHELL_RLIMIT_NPROC" desc:"RLIMIT_NPROC (processes of the server's user; stops fork bombs; not for root)"`
 	RlimitFSize       *uint64  `env:"MCP_SHELL_RLIMIT_FSIZE_BYTES" desc:"RLIMIT_FSIZE of every child in bytes"`
 	RlimitNoFile      *uint64  `env:"MCP_SHELL_RLIMIT_NOFILE" desc:"RLIMIT_NOFILE of every child"`
+	MaxJobs           int      `env:"MCP_SHELL_MAX_JOBS" desc:"background jobs running at once (background: true, or the adaptive hand-off); up to 64 more wait queued; 0 turns jobs and the job tools off"`
+	MaxJobSeconds     int      `env:"MCP_SHELL_MAX_JOB_SECONDS" desc:"longest a background job may run, and its timeout when the call gives none"`
+	AdaptiveSeconds   int      `env:"MCP_SHELL_ADAPTIVE_SECONDS" desc:"a foreground call still running after this many seconds becomes a background job and the call returns its id (its timeout is unchanged); 0 = off, calls wait"`
+	RetainBytes       int64    `env:"MCP_SHELL_RETAIN_BYTES" desc:"bytes of each stream of each call kept on disk for read_output, stdin_output_id and shell-output:// resources; the rest is drained and discarded (truncated)"`
+	RetainQuota       int64    `env:"MCP_SHELL_RETAIN_QUOTA_BYTES" desc:"bytes of retained output kept in all; the oldest finished outputs are deleted to make room; 0 turns retention off (then set MCP_SHELL_MAX_JOBS=0 too)"`
+	RetainTTL         int      `env:"MCP_SHELL_RETAIN_TTL_SECONDS" desc:"seconds a retained output is kept after its call ended"`
+	RetainDir         string   `env:"MCP_SHELL_RETAIN_DIR" desc:"directory in which the server creates its private output directory (mode 0700, removed at exit); must lie outside the allowed directories"`
+	TextLimit         int64    `env:"MCP_SHELL_TEXT_LIMIT_BYTES" desc:"bytes of each stream a shell_execute result's text carries (head and tail, with a marker naming the output_id for the rest); 0 = the whole captured output, as the reference server"`
 }
 
 // defaultEnv is the Env of an empty environment. A variable that is unset
@@ -70,6 +78,14 @@ func defaultEnv() Env {
 		Sandbox:         defaultSandbox,
 		SandboxReadDirs: slices.Clone(sandbox.DefaultReadDirs),
 		SandboxNetwork:  defaultSandboxNetwork,
+		MaxJobs:         defaultMaxJobs,
+		MaxJobSeconds:   defaultMaxJobSeconds,
+		AdaptiveSeconds: defaultAdaptiveSeconds,
+		RetainBytes:     defaultRetainBytes,
+		RetainQuota:     defaultRetainQuota,
+		RetainTTL:       defaultRetainTTLSeconds,
+		RetainDir:       defaultRetainDir,
+		TextLimit:       defaultTextLimit,
 	}
 }
 

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"io"
 	"os"
 	"sync/atomic"
 )
@@ -24,6 +25,7 @@ type capture struct {
 	sink     *os.File
 	overflow chan<- string
 	live     *atomic.Int64 // Spec.Progress's counter for this stream, or nil
+	tee      io.Writer     // Spec.StdoutTee or StderrTee, or nil (also after its first error)
 
 	buf       []byte
 	kept      int64
@@ -50,6 +52,11 @@ func (c *capture) run(r *os.File) {
 }
 
 func (c *capture) add(p []byte) {
+	if c.tee != nil && c.sink == nil {
+		if _, err := c.tee.Write(p); err != nil {
+			c.tee = nil
+		}
+	}
 	c.total += int64(len(p))
 	if c.live != nil {
 		c.live.Store(c.total)

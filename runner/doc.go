@@ -15,7 +15,7 @@
 //     lifetime.Call of lifetime.Default(), which binds every descendant to
 //     it (cgroup, subreaper or session: see package lifetime). Children
 //     never get the server's stdin, stdout or stderr: stdin is a pipe fed
-//     with Spec.Stdin, the "<" file, or /dev/null; stdout and stderr are
+//     with Spec.Stdin, the "<" file, Spec.StdinFrom, or /dev/null; stdout and stderr are
 //     pipes.
 //   - Stages run concurrently, connected by OS pipes. The stderr of all
 //     stages shares one pipe and so is captured as one stream, interleaved in
@@ -23,6 +23,9 @@
 //   - stdin is written concurrently with reading, so large inputs cannot
 //     deadlock; a stage that exits without reading its stdin (EPIPE) is not
 //     an error.
+//   - Spec.StdoutTee and StderrTee see every captured byte as it is read,
+//     past the cap too when draining, so a caller can retain more than
+//     OutputLimit without the runner holding it in memory.
 //   - Each stream keeps at most OutputLimit bytes (buffers grow on demand).
 //     Past the cap the stream is marked truncated and either the runner
 //     stops reading it and terminates the group (Outcome OutputCapped; the

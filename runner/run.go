@@ -180,6 +180,8 @@ func (pl *plumbing) stdin(s Spec) (*os.File, error) {
 	var f *os.File
 	var err error
 	switch {
+	case s.StdinFrom != nil:
+		return s.StdinFrom, nil // closed with the other child ends after start
 	case s.StdinFile != "":
 		if f, err = redirect.OpenInput(s.Dir, s.StdinFile); err != nil {
 			return nil, err

@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"io"
+	"os"
 	"sync/atomic"
 	"time"
 
@@ -43,6 +45,20 @@ type Spec struct {
 	// Progress, when not nil, is updated with the bytes each stream has
 	// carried so far while the run goes on (for progress notifications).
 	Progress *Progress
+	// StdoutTee and StderrTee, when not nil, are given every byte their
+	// captured stream carries, in order, as it is read: the kept bytes and,
+	// with DrainPastLimit, the drained ones (a stream that stops being read
+	// at the cap tees what was read). A ">" file's bytes are not captured,
+	// so StdoutTee sees none of them. Each is written only by its stream's
+	// reading goroutine and must not keep the slice; the first write error
+	// stops that tee, not the run.
+	StdoutTee, StderrTee io.Writer
+	// StdinFrom, when not nil, is the first stage's stdin (the read end of
+	// a pipe the caller writes, or an open file); Stdin and StdinFile are
+	// then ignored. Run closes it once the stages have started; callers
+	// close it again after Run (harmless), which covers a run that failed
+	// before it got that far.
+	StdinFrom *os.File
 	// Sandbox, when not nil, starts every stage through the launcher
 	// mode: "<server> sandbox.LauncherArg <config> -- <resolved path>
 	// <argv...>", which applies the rlimits, no_new_privs and (when

@@ -41,8 +41,8 @@ func supervise(ctx context.Context, s Spec, g *group, pl *plumbing, res *Result)
 		limit = DefaultOutputLimit
 	}
 	overflow := make(chan string, 2)
-	stdout := &capture{name: "stdout", limit: limit, drain: s.DrainPastLimit, sink: pl.sink, overflow: overflow, live: s.Progress.counter("stdout")}
-	stderr := &capture{name: "stderr", limit: limit, drain: s.DrainPastLimit, overflow: overflow, live: s.Progress.counter("stderr")}
+	stdout := &capture{name: "stdout", limit: limit, drain: s.DrainPastLimit, sink: pl.sink, overflow: overflow, live: s.Progress.counter("stdout"), tee: s.StdoutTee}
+	stderr := &capture{name: "stderr", limit: limit, drain: s.DrainPastLimit, overflow: overflow, live: s.Progress.counter("stderr"), tee: s.StderrTee}
 	var readers sync.WaitGroup
 	readers.Go(func() { stdout.run(pl.stdoutR) })
 	readers.Go(func() { stderr.run(pl.stderrR) })

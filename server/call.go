@@ -30,15 +30,23 @@ type call struct {
 	// progress reports while the command runs; nil when the client asked
 	// for none.
 	progress *reporter
+	// job is what the call asks of jobs and retained output (jobcall.go).
+	job JobInput
 }
 
 // execute runs c through the request checks, the policy and the runner,
 // and says what happened. It writes nothing: the middleware turns the
-// outcome into the audit record.
-func (s *Server) execute(ctx context.Context, c call) outcome {
+// outcome into the audit record. A call that became a job keeps its pinned
+// directory (and its stdin file) open until the job ends.
+func (s *Server) execute(ctx context.Context, c call) (o outcome) {
 	spec, plan, err := s.prepare(c)
-	defer spec.Dir.Close()
-	o := outcome{spec: spec, sandbox: s.sandbox()}
+	defer func() {
+		if o.kind != startedJob {
+			spec.Dir.Close()
+			spec.StdinFrom.Close() // nil-safe; the runner closed the child's copy
+		}
+	}()
+	o = outcome{spec: spec, sandbox: s.sandbox(), textLimit: s.opts.Limits.TextLimit}
 	if spec.Dir != nil {
 		o.dir = spec.Dir.Real()
 	}
@@ -47,11 +55,19 @@ func (s *Server) execute(ctx context.Context, c call) outcome {
 		return o
 	}
 	o.plan = plan
-	return s.run(ctx, c.progress, o)
+	stdin, err := s.prepareJob(c, spec)
+	if err != nil {
+		o.kind, o.err = refused, err
+		return o
+	}
+	if c.job.Background {
+		return s.startJob(c, o, stdin)
+	}
+	return s.run(ctx, c, o)
 }
 
 // run starts o's approved spec once a slot is free and waits for it.
-func (s *Server) run(ctx context.Context, progress *reporter, o outcome) outcome {
+func (s *Server) run(ctx context.Context, c call, o outcome) outcome {
 	// After Shutdown has begun, refuse at once rather than queue behind it.
 	if s.gate.closing() {
 		return o.withNotStarted("the server is shutting down")
@@ -66,9 +82,12 @@ func (s *Server) run(ctx context.Context, progress *reporter, o outcome) outcome
 		return o.withNotStarted("cancelled while waiting for a free slot: " + cancelReason(ctx))
 	}
 	o.spec.Progress = &runner.Progress{}
-	stopProgress := progress.start(ctx, o.spec.Progress, o.spec.Timeout)
-	o.run, o.err = runner.Run(ctx, *o.spec)
+	stopProgress := c.progress.start(ctx, o.spec.Progress, o.spec.Timeout)
+	o = s.runForeground(ctx, c, o)
 	stopProgress()
+	if o.kind == startedJob {
+		return o // handed off after the adaptive delay
+	}
 	o.kind = ran
 	if o.err != nil {
 		o.kind = launchFailed

@@ -11,4 +11,13 @@ const (
 	CodeEnv refusal.Code = "request.env"
 	// CodeProgram: execute_command's program is empty.
 	CodeProgram refusal.Code = "request.program"
+	// CodeStdin: the call names more than one stdin (stdin, "<",
+	// stdin_output_id, stdin_open), stdin_open without background, or a
+	// job_stdin write that could not be made.
+	CodeStdin refusal.Code = "request.stdin"
+	// CodeUnknownID: an output or job id that does not exist (any more).
+	CodeUnknownID refusal.Code = "request.id"
+	// CodeJobs: no room for another job (the queue or the output store is
+	// full).
+	CodeJobs refusal.Code = "request.jobs"
 )

@@ -29,7 +29,8 @@
 //     writes it with the reserved ticket. It rewrites the client's result
 //     in one case: a record that could not be written is said in it.
 //
-// Every tools/call produces exactly one audit record, whatever happens:
+// Every tools/call produces exactly one audit record (a background job
+// one more, at its end), whatever happens:
 // schema failures, protocol errors the SDK answers itself, messages the
 // stdio framing layer refuses (server/framing), refusals, launch
 // failures, timeouts, cancellations and panics in a handler (which become
@@ -40,14 +41,27 @@
 // # Stopping
 //
 // Shutdown closes the gate (later calls are cancelled before they start),
-// cancels every running call (its process group gets SIGTERM, the kill
-// grace, then SIGKILL) and waits until every admitted call has been
-// reaped and its record written, or until its context ends. ServeStdio
+// cancels every running call and job (its process group gets SIGTERM, the
+// kill grace, then SIGKILL) and waits until every admitted call and job
+// has been reaped and its record written, or until its context ends; then
+// it deletes the retained outputs. ServeStdio
 // stops on SIGTERM, SIGINT or the end of stdin (the framing layer holds
 // the SDK's EOF until the calls are answered) and ServeStreamable on
 // SIGTERM or SIGINT; both answer each running call with its cancelled
 // result where the transport still takes writes, and return within
 // StopDeadline less the caller's two flushes (FlushReserve).
+//
+// Jobs and retained output (background.go, jobcall.go, jobtools.go,
+// resources.go): a background call, or a foreground one still running
+// after the adaptive delay, is the same prepared spec run by runner.Run
+// under the server's context instead of the request's, so it outlives the
+// request and the session; package jobs bounds and tracks it, package
+// outputs keeps every call's streams (teed by the runner). Its tools/call
+// record is the job's start (result started); the job's end is a second
+// record built by auditRecord from the same outcome. The job tools
+// (read_output, job_status, job_list, job_kill, job_stdin) and
+// resources/read are answered from the store and the table, one record
+// each; they run nothing.
 //
 // # HTTP
 //

@@ -35,6 +35,7 @@ type ExecInput struct {
 	Cwd       *string  `json:"cwd,omitempty"`
 	TimeoutMS *int64   `json:"timeout_ms,omitempty"`
 	Stdin     *string  `json:"stdin,omitempty"`
+	JobInput
 }
 
 // ExecOutput is execute_command's structured result. ExitCode is null when
@@ -53,6 +54,7 @@ type ExecOutput struct {
 	// TimeoutMS is the timeout that applied: timeout_ms or its default,
 	// clamped to the server maximum.
 	TimeoutMS int64 `json:"timeout_ms"`
+	Retained
 }
 
 func execInputSchema() *jsonschema.Schema {
@@ -74,7 +76,7 @@ func execInputSchema() *jsonschema.Schema {
 // results; only refusals and launch failures are tool errors.
 var execTool = tool[ExecInput]{
 	call: func(req *mcp.CallToolRequest, in ExecInput) call {
-		c := call{argv: append([]string{in.Program}, in.Args...), dir: in.Cwd, stdin: in.Stdin, exact: true, drain: true, progress: newReporter(req)}
+		c := call{argv: append([]string{in.Program}, in.Args...), dir: in.Cwd, stdin: in.Stdin, exact: true, drain: true, progress: newReporter(req), job: in.JobInput}
 		ms := int64(DefaultTimeoutMS)
 		if in.TimeoutMS != nil {
 			ms = *in.TimeoutMS

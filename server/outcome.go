@@ -42,6 +42,12 @@ const (
 	// auditRefused: the call was not run because its audit record had no
 	// room (the log failed or is not keeping up); err says why.
 	auditRefused
+	// startedJob: the call became a background job (background: true, or
+	// the adaptive hand-off); job says which. Its end is a separate record.
+	startedJob
+	// answered: a job or retained-output tool (read_output, job_status,
+	// ...) or a resource read answered; job or read says about what.
+	answered
 )
 
 // outcome is what happened to one call, as the handler saw it, plus the
@@ -71,6 +77,36 @@ type outcome struct {
 	// handler took.
 	start   time.Time
 	elapsed time.Duration
+	// textLimit is the bytes of each stream the result's text shows
+	// (0: all); outputID names the call's retained output ("" for none).
+	textLimit int64
+	outputID  string
+	// job is the job the call started, or that a record is about;
+	// read is a read of a retained output.
+	job  *jobNote
+	read *readNote
+}
+
+// jobNote is what a call did with a job.
+type jobNote struct {
+	id string
+	// end marks a job's end record (otherwise a job_start when the kind is
+	// startedJob).
+	end      bool
+	adaptive bool
+	argv     []string // the job's argv as the client sent it
+	// state is the job's state when the call returned; killedBy says who
+	// killed an ended job.
+	state    string
+	killedBy string
+	// stdinBytes is what job_stdin wrote.
+	stdinBytes int64
+}
+
+// readNote is one read of a retained output.
+type readNote struct {
+	id, stream    string
+	offset, bytes int64
 }
 
 // sandboxInfo is how children were to be confined: the configured mode
@@ -111,6 +147,19 @@ func auditRecord(c call, o outcome) audit.Record {
 		// failing stage's.
 		ps := pipelineStatus(o.run)
 		r.ReturnCode, r.Signal = ps.exitCode, ps.signal
+	}
+	r.Job.OutputID = o.outputID
+	if n := o.job; n != nil {
+		r.Job.JobID, r.Job.Adaptive, r.Job.KilledBy, r.Job.StdinBytes = n.id, n.adaptive, n.killedBy, n.stdinBytes
+		switch {
+		case n.end:
+			r.Job.Event = audit.EventJobEnd
+		case o.kind == startedJob:
+			r.Job.Event = audit.EventJobStart
+		}
+	}
+	if rd := o.read; rd != nil {
+		r.Job.Event, r.Job.OutputID, r.Job.Stream, r.Job.Offset, r.Job.ReadBytes = audit.EventOutputRead, rd.id, rd.stream, rd.offset, rd.bytes
 	}
 	r.Reason = o.reason
 	if o.err != nil {
@@ -158,6 +207,10 @@ func (o outcome) classify() (audit.Result, audit.ErrorKind) {
 		return audit.ServerError, audit.KindPanic
 	case auditRefused:
 		return audit.ServerError, audit.KindAudit
+	case startedJob:
+		return audit.Started, ""
+	case answered:
+		return audit.Success, ""
 	}
 	// unencodable, and an outcome no path filled in.
 	return audit.ServerError, audit.KindInternal

@@ -57,7 +57,7 @@ func addTool[In any](s *Server, t *mcp.Tool, h tool[In]) error {
 			return errorResult("Error executing command: " + o.err.Error()), nil
 		}
 		res, out := h.result(o)
-		return withStructured(st, res, out)
+		return withStructured(st, s.withRetained(o, res, out), out)
 	})
 	return nil
 }

@@ -15,13 +15,15 @@ import (
 //
 // Exit status 0: stdout then stderr, each as a text item when non-empty.
 // Anything else is a tool error whose text starts "Error executing command:
-// <why>" followed by whatever output was captured.
-func shape(res runner.Result, spec *runner.Spec) (*mcp.CallToolResult, *ShellOutput) {
+// <why>" followed by whatever output was captured. Each stream's text is
+// as view shows it (the text limit); the structured output keeps all.
+func shape(res runner.Result, spec *runner.Spec, view textView) (*mcp.CallToolResult, *ShellOutput) {
 	out := structured(res)
 	head := headline(res, spec)
+	texts := []string{view.stream("stdout", res.Stdout, out.Stdout), view.stream("stderr", res.Stderr, out.Stderr)}
 	if head == "" {
 		content := []mcp.Content{}
-		for _, s := range []string{out.Stdout, out.Stderr} {
+		for _, s := range texts {
 			if s != "" {
 				content = append(content, &mcp.TextContent{Text: s})
 			}
@@ -29,7 +31,7 @@ func shape(res runner.Result, spec *runner.Spec) (*mcp.CallToolResult, *ShellOut
 		return &mcp.CallToolResult{Content: content}, out
 	}
 	parts := []string{"Error executing command: " + head}
-	for _, s := range []string{out.Stdout, out.Stderr} {
+	for _, s := range texts {
 		if s != "" {
 			parts = append(parts, s)
 		}

@@ -14,6 +14,7 @@ type ShellInput struct {
 	Directory *string           `json:"directory,omitempty"`
 	Timeout   *int64            `json:"timeout,omitempty"`
 	Envs      map[string]string `json:"envs,omitempty"`
+	JobInput
 }
 
 // ShellOutput is shell_execute's structured result. Stdout and Stderr are
@@ -35,6 +36,7 @@ type ShellOutput struct {
 	StderrTruncated bool          `json:"stderr_truncated"`
 	ExecutionTime   float64       `json:"execution_time"`
 	Stages          []StageOutput `json:"stages"`
+	Retained
 }
 
 // StageOutput is how one pipeline stage ended.

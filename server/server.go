@@ -54,6 +54,9 @@ type Options struct {
 	// ExtraEnv returns environment entries added to a call's child
 	// environment for the given stages (e.g. git hardening); may be nil.
 	ExtraEnv func(stages [][]string) []string
+	// Jobs configures background jobs and retained output (background.go);
+	// the zero value turns them off.
+	Jobs JobOptions
 }
 
 // Limits bound every call.
@@ -63,6 +66,9 @@ type Limits struct {
 	DefaultTimeout, MaxTimeout time.Duration
 	// OutputLimit is the cap in bytes per stream (stdout, stderr).
 	OutputLimit int64
+	// TextLimit is the bytes of each stream a shell_execute result's text
+	// carries (head and tail, textlimit.go); 0 means all of it.
+	TextLimit int64
 }
 
 // Allowlist is the allowlist as the operator wrote it: program names and
@@ -86,6 +92,8 @@ type Server struct {
 	// requests carrying them.
 	calls    calls
 	carriers carriers
+	// bg is the retained outputs and jobs (background.go).
+	bg background
 }
 
 // New builds the server and registers its tools. It returns an error if a
@@ -95,19 +103,26 @@ func New(o Options) (s *Server, err error) {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
 	s = &Server{opts: o, sem: make(chan struct{}, o.MaxConcurrent)}
+	self := s
 	s.base, s.shutdown = context.WithCancel(context.Background())
-	s.mcp = mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Hardened shell command executor", Version: o.Version},
-		&mcp.ServerOptions{
-			Logger: o.Log,
-			// Tools set explicitly: the SDK would infer listChanged true
-			// from AddTool, but the tool list is fixed at start-up.
-			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
-			Instructions: instructions(o.Tools),
-		})
+	sopts := &mcp.ServerOptions{
+		Logger: o.Log,
+		// Tools set explicitly: the SDK would infer listChanged true
+		// from AddTool, but the tool list is fixed at start-up.
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		Instructions: instructions(o.Tools),
+	}
+	if err := s.openBackground(sopts); err != nil {
+		return nil, err
+	}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Hardened shell command executor", Version: o.Version}, sopts)
 	defer func() {
 		// AddTool panics on schema mistakes; report them as an error.
 		if r := recover(); r != nil {
 			err = fmt.Errorf("server: registering tools: %v", r)
+		}
+		if err != nil {
+			self.closeBackground() // s is nil by now
 		}
 	}()
 	out, err := shellOutputSchema()
@@ -128,7 +143,7 @@ func New(o Options) (s *Server, err error) {
 			Name:         "execute_command",
 			Title:        "Run one program",
 			Description:  s.description("Execute one program with an explicit argv (program + args), without a shell; every argument is data (\"|\", \">\" and \";\" included). A non-zero exit or a timeout is a normal result.", min(DefaultTimeoutMS*time.Millisecond, o.Limits.MaxTimeout)),
-			InputSchema:  execInputSchema(),
+			InputSchema:  s.withJobInputs(execInputSchema()),
 			OutputSchema: eout,
 			Annotations:  annotations("Run one program"),
 		}, execTool)
@@ -136,7 +151,10 @@ func New(o Options) (s *Server, err error) {
 			return nil, err
 		}
 	}
-	s.mcp.AddReceivingMiddleware(s.auditMiddleware)
+	if err := s.registerBackground(); err != nil {
+		return nil, err
+	}
+	s.mcp.AddReceivingMiddleware(s.auditMiddleware, s.readAuditMiddleware)
 	return s, nil
 }
 
@@ -169,7 +187,7 @@ func (s *Server) addShellExecute(out *jsonschema.Schema) error {
 		Name:         "shell_execute",
 		Title:        "Run a command",
 		Description:  s.description("Execute a command given as an argv array (no shell: quotes, globs, $VARS and ; mean nothing). Pipelines: [\"ls\",\"|\",\"wc\",\"-l\"]. Redirection inside the working directory: [\"sort\",\"in.txt\",\">\",\"out.txt\"].", s.opts.Limits.DefaultTimeout),
-		InputSchema:  shellInputSchema(),
+		InputSchema:  s.withJobInputs(shellInputSchema()),
 		OutputSchema: out,
 		Annotations:  annotations("Run a command"),
 	}, shellTool)
@@ -186,6 +204,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.shutdown()
 	drained := make(chan struct{})
 	go func() { s.gate.wait(); close(drained) }()
+	defer s.closeBackground() // jobs have written their end records by then
 	select {
 	case <-drained:
 		return nil
@@ -224,6 +243,7 @@ func (s *Server) description(lead string, defaultTimeout time.Duration) string {
 	fmt.Fprintf(&b, "Default timeout: %ds; maximum timeout: %ds; output cap: %d bytes\n",
 		int(defaultTimeout.Seconds()), int(l.MaxTimeout.Seconds()), l.OutputLimit)
 	b.WriteString("Options that run other programs or write outside the working directory are refused (e.g. find -exec, sort -o, tar --to-command, git -c).")
+	b.WriteString(s.jobsDescription())
 	return b.String()
 }
 

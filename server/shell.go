@@ -11,7 +11,7 @@ import (
 // ShellOutput as structured content.
 var shellTool = tool[ShellInput]{
 	call: func(req *mcp.CallToolRequest, in ShellInput) call {
-		c := call{argv: in.Command, dir: in.Directory, stdin: in.Stdin, envs: in.Envs, progress: newReporter(req)}
+		c := call{argv: in.Command, dir: in.Directory, stdin: in.Stdin, envs: in.Envs, progress: newReporter(req), job: in.JobInput}
 		if in.Timeout != nil {
 			d := time.Duration(min(*in.Timeout, 1<<30)) * time.Second
 			c.timeout = &d
@@ -19,6 +19,6 @@ var shellTool = tool[ShellInput]{
 		return c
 	},
 	result: func(o outcome) (*mcp.CallToolResult, any) {
-		return shape(o.run, o.spec)
+		return shape(o.run, o.spec, o.view())
 	},
 }

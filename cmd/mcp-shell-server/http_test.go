@@ -34,9 +34,18 @@ func startHTTP(t *testing.T, env ...string) (string, *exec.Cmd, string) {
 	t.Helper()
 	dir, _ := filepath.EvalSymlinks(t.TempDir())
 	auditFile := filepath.Join(t.TempDir(), "audit.jsonl")
+	url, cmd := serveHTTP(t, dir, append([]string{"PATH=/usr/bin:/bin", "MCP_SHELL_AUDIT_LOG=" + auditFile, "MCP_SHELL_RETAIN_DIR=" + t.TempDir()}, env...))
+	return url, cmd, auditFile
+}
+
+// serveHTTP runs the binary in dir with env and the http transport on a
+// free loopback port (these settings come last and win), killed with the
+// test, and returns the /mcp URL its start-up log names.
+func serveHTTP(t *testing.T, dir string, env []string) (string, *exec.Cmd) {
+	t.Helper()
 	cmd := exec.Command(binary, dir)
-	cmd.Env = append([]string{"PATH=/usr/bin:/bin", "MCP_SHELL_TRANSPORT=http", "MCP_SHELL_HTTP_ADDR=127.0.0.1:0",
-		"MCP_SHELL_HTTP_TOKEN=" + testToken, "MCP_SHELL_AUDIT_LOG=" + auditFile, "MCP_SHELL_LOG_LEVEL=info"}, env...)
+	cmd.Env = append(append([]string(nil), env...), "MCP_SHELL_TRANSPORT=http", "MCP_SHELL_HTTP_ADDR=127.0.0.1:0",
+		"MCP_SHELL_HTTP_TOKEN="+testToken, "MCP_SHELL_LOG_LEVEL=info")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -50,11 +59,11 @@ func startHTTP(t *testing.T, env ...string) (string, *exec.Cmd, string) {
 	for sc.Scan() {
 		if u := urlRE.FindString(sc.Text()); u != "" {
 			go io.Copy(io.Discard, stderr)
-			return u, cmd, auditFile
+			return u, cmd
 		}
 	}
 	t.Fatal("server never printed its URL")
-	return "", nil, ""
+	return "", nil
 }
 
 func TestHTTPTransport(t *testing.T) {

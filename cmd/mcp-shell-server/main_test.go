@@ -55,7 +55,7 @@ func start(t *testing.T, protocol string, env ...string) *e2e {
 	}
 	e := &e2e{t: t, dir: dir, audit: filepath.Join(t.TempDir(), "audit.jsonl")}
 	cmd := exec.Command(binary, dir)
-	cmd.Env = append([]string{"PATH=/usr/local/bin:/usr/bin:/bin", "MCP_SHELL_AUDIT_LOG=" + e.audit, "MCP_SHELL_LOG_LEVEL=error"}, env...)
+	cmd.Env = append([]string{"PATH=/usr/local/bin:/usr/bin:/bin", "MCP_SHELL_AUDIT_LOG=" + e.audit, "MCP_SHELL_LOG_LEVEL=error", "MCP_SHELL_RETAIN_DIR=" + t.TempDir()}, env...)
 	cmd.Stderr = os.Stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "0"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -132,10 +132,18 @@ func TestToolsList(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(res.Tools) != 1 || res.Tools[0].Name != "shell_execute" {
-				t.Fatalf("tools: %+v", res.Tools)
+			var names []string
+			var tool *mcp.Tool
+			for _, tl := range res.Tools {
+				names = append(names, tl.Name)
+				if tl.Name == "shell_execute" {
+					tool = tl
+				}
 			}
-			tool := res.Tools[0]
+			// The job tools are on by default (MCP_SHELL_MAX_JOBS=8).
+			if strings.Join(names, ",") != "job_kill,job_list,job_status,job_stdin,read_output,shell_execute" {
+				t.Fatalf("tools: %v", names)
+			}
 			if !strings.Contains(tool.Description, "Allowed commands: echo, ls") {
 				t.Errorf("description lacks sorted allowlist: %q", tool.Description)
 			}
@@ -187,7 +195,9 @@ func TestCallOutcomes(t *testing.T) {
 	t.Run("large stdin echo", func(t *testing.T) {
 		in := strings.Repeat("0123456789abcdef", 1<<16) // 1 MiB
 		r := e.call(map[string]any{"command": []string{"cat"}, "stdin": in})
-		if r.IsError || text(r) != in {
+		// The text carries head and tail (MCP_SHELL_TEXT_LIMIT_BYTES), the
+		// structured content all of it.
+		if s := structured(t, r); r.IsError || s["stdout"] != in || !strings.Contains(text(r), `left out here`) || !strings.Contains(text(r), s["output_id"].(string)) {
 			t.Fatalf("isError %v, %d bytes back", r.IsError, len(text(r)))
 		}
 	})
@@ -407,7 +417,7 @@ func TestProgressNotifications(t *testing.T) {
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) { got <- req.Params },
 	})
 	cmd := exec.Command(binary, dir)
-	cmd.Env = []string{"PATH=/usr/bin:/bin", "ALLOW_COMMANDS=sleep,echo", "MCP_SHELL_AUDIT_LOG=" + filepath.Join(t.TempDir(), "a")}
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "ALLOW_COMMANDS=sleep,echo", "MCP_SHELL_AUDIT_LOG=" + filepath.Join(t.TempDir(), "a"), "MCP_SHELL_RETAIN_DIR=" + t.TempDir()}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	s, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
@@ -441,7 +451,7 @@ func TestProgressNotifications(t *testing.T) {
 func TestExecuteCommandTool(t *testing.T) {
 	e := start(t, "", "ALLOW_COMMANDS=echo,false,sleep,head", "MCP_SHELL_TOOLS=shell_execute,execute_command", "MCP_SHELL_OUTPUT_LIMIT_BYTES=1000")
 	tools, err := e.session.ListTools(context.Background(), nil)
-	if err != nil || len(tools.Tools) != 2 {
+	if err != nil || len(tools.Tools) != 7 {
 		t.Fatalf("tools %v %v", tools, err)
 	}
 	exec := func(args map[string]any) (*mcp.CallToolResult, map[string]any) {
