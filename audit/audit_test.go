@@ -246,24 +246,13 @@ type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
-func TestSecretOptionValuesAndReasons(t *testing.T) {
-	got := Argv([]string{"tool", "--password", "Hunter2pw", "--token=abc", "-v", "plain"})
-	want := []string{"tool", "[REDACTED]", "[REDACTED]", "[REDACTED]=[REDACTED]", "-v", "plain"}
-	if strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Errorf("Argv = %q, want %q", got, want)
-	}
-	reason := `Input validation error: validating /properties/timeout: type: "ghp_0123456789abcdefghijklmnopqrstuvwxyz" has type "string", want "integer"`
-	if r := Reason(reason, ""); strings.Contains(r, "ghp_0123456789") || !strings.HasPrefix(r, "Input validation error:") {
-		t.Errorf("Reason = %q", r)
-	}
-}
-
 func TestJobFields(t *testing.T) {
 	var buf bytes.Buffer
 	l := New(&buf)
 	l.Log(context.Background(), Record{ResultType: Success, Tool: "shell_execute"})
 	l.Log(context.Background(), Record{ResultType: Started, Tool: "shell_execute", Job: Job{Event: EventJobStart, JobID: "abc", OutputID: "abc", Adaptive: true}})
 	l.Log(context.Background(), Record{ResultType: Success, Tool: "read_output", Job: Job{Event: EventOutputRead, OutputID: "abc", Stream: "stdout", Offset: 0, ReadBytes: 0}})
+	l.Flush(context.Background()) // records are written by the log's own goroutine
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	var plain, start, read map[string]any
 	json.Unmarshal([]byte(lines[0]), &plain)

@@ -35,7 +35,8 @@ func jobOptions(t testing.TB, commands ...string) Options {
 func newJobServer(t testing.TB, o Options) (*Server, *mcp.ClientSession, *syncBuffer) {
 	t.Helper()
 	buf := &syncBuffer{}
-	o.Audit = audit.New(buf)
+	buf.l = audit.New(buf)
+	o.Audit = buf.l
 	s, err := New(o)
 	if err != nil {
 		t.Fatal(err)
@@ -48,6 +49,7 @@ func newJobServer(t testing.TB, o Options) (*Server, *mcp.ClientSession, *syncBu
 type syncBuffer struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
+	l   *audit.Logger
 }
 
 func (b *syncBuffer) Write(p []byte) (int, error) {
@@ -57,6 +59,7 @@ func (b *syncBuffer) Write(p []byte) (int, error) {
 }
 
 func (b *syncBuffer) String() string {
+	b.l.Flush(context.Background()) // records are written by the log's own goroutine
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
@@ -64,8 +67,7 @@ func (b *syncBuffer) String() string {
 
 func (b *syncBuffer) records(t *testing.T) []map[string]any {
 	t.Helper()
-	snap := bytes.NewBufferString(b.String())
-	return records(t, snap)
+	return records(t, b)
 }
 
 // callTool calls a tool and decodes its structured content into a map.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -85,7 +86,7 @@ func connectWith(t testing.TB, s *Server, opts *mcp.ClientOptions) *mcp.ClientSe
 	return cs
 }
 
-func records(t *testing.T, log *auditLog) []map[string]any {
+func records(t *testing.T, log fmt.Stringer) []map[string]any {
 	t.Helper()
 	var out []map[string]any
 	for _, line := range strings.Split(strings.TrimSpace(log.String()), "\n") {
