@@ -398,10 +398,11 @@ func TestOutputResource(t *testing.T) {
 			t.Fatalf("read %v %v", res, err)
 		}
 		// The server refuses a subscription to an unknown output; only the
-		// legacy resources/subscribe (HTTP negotiates 2025-11-25) reports
-		// that to the caller: under 2026-07-28 (stdio) the go-sdk client's
-		// Subscribe opens subscriptions/listen and does not wait for it.
-		if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "shell-output://zzzzzzzzzz/stdout"}); err == nil && tr == "http" {
+		// legacy resources/subscribe (before 2026-07-28) reports that to the
+		// caller: under 2026-07-28 the go-sdk client's Subscribe opens
+		// subscriptions/listen and does not wait for it.
+		legacy := cs.InitializeResult() != nil && cs.InitializeResult().ProtocolVersion < "2026-07-28"
+		if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "shell-output://zzzzzzzzzz/stdout"}); err == nil && legacy {
 			t.Error("subscribed to an unknown output")
 		}
 		if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "shell-output://zzzzzzzzzz/stdout"}); err == nil || !strings.Contains(err.Error(), "not found") {
