@@ -103,7 +103,9 @@ Usage:
   mcp-shell-server check --jsonl                 one verdict per stdin line {"id","argv","env","directory"}
   mcp-shell-server --version | --help
 
-This is not a sandbox: an allowed program runs with the server's own OS authority.
+Where the kernel offers Landlock (Linux 6.7+), every program runs in its own kernel sandbox
+by default (MCP_SHELL_SANDBOX=auto): writes only in the allowed directories, only the
+programs its job needs, TCP only for network tools. The start-up line says which mode applies.
 See README.md ("Trusted execution contract") and SECURITY.md.
 
 `)
@@ -131,8 +133,8 @@ func serve(dirs []string, s Streams) int {
 		if launcher, err = sandbox.NewLauncher(cfg.Sandbox); err != nil {
 			return configError(s.Err, &config.Error{Var: "MCP_SHELL_SANDBOX", Problem: err.Error()})
 		}
-		log.Info("children start through the launcher", "sandbox", cfg.SandboxMode, "landlock_abi", launcher.ABI())
 	}
+	logSandbox(log, cfg, launcher)
 	srv, err := server.New(server.Options{
 		Config: cfg, Policy: policy.FromSettings(cfg.PolicySettings()), Audit: audit.New(auditW),
 		Log: log, Version: Version(), ExtraEnv: policy.ExtraEnv, Launcher: launcher,
@@ -160,6 +162,26 @@ func serve(dirs []string, s Streams) int {
 		return 1
 	}
 	return ExitOK
+}
+
+// logSandbox writes the one start-up line saying how children are
+// confined: the effective mode (auto resolves to landlock or limits), and
+// why when it is less than asked for.
+func logSandbox(log *slog.Logger, cfg *config.Config, l *sandbox.Launcher) {
+	if l == nil {
+		log.Warn("sandbox off: children run unconfined, with this server's files and network", "sandbox", "off")
+		return
+	}
+	attrs := []any{"sandbox", l.Mode(), "requested", cfg.SandboxMode}
+	switch {
+	case l.Confined():
+		log.Info("sandbox: every stage runs confined by Landlock", append(attrs, "landlock_abi", l.ABI(),
+			"network", cfg.Sandbox.Network, "cache_dir", l.CacheDir())...)
+	case l.Fallback() != "":
+		log.Warn("sandbox: Landlock unavailable, children get only rlimits and no_new_privs", append(attrs, "reason", l.Fallback())...)
+	default:
+		log.Info("sandbox: children get rlimits and no_new_privs, no Landlock", attrs...)
+	}
 }
 
 // serveHTTP serves Streamable HTTP until ctx is done, then stops accepting

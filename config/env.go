@@ -27,15 +27,17 @@ type Env struct {
 	HTTPToken         string   `envconfig:"MCP_SHELL_HTTP_TOKEN" desc:"bearer token clients must send over http (prefer MCP_SHELL_HTTP_TOKEN_FILE)"`
 	HTTPTokenFile     string   `envconfig:"MCP_SHELL_HTTP_TOKEN_FILE" desc:"file holding the bearer token for the http transport"`
 	HTTPMaxBody       int64    `envconfig:"MCP_SHELL_HTTP_MAX_BODY_BYTES" default:"8388608" desc:"largest HTTP request body in bytes"`
-	Sandbox           string   `envconfig:"MCP_SHELL_SANDBOX" default:"off" desc:"off; limits (rlimits and no_new_privs through a launcher); or landlock (also a Landlock filesystem and network ruleset; refuses to start if the kernel cannot enforce it)"`
-	SandboxReadDirs   NameList `envconfig:"MCP_SHELL_SANDBOX_READ_DIRS" desc:"absolute directories children may read and execute under landlock (default /usr,/bin,/sbin,/lib,/lib32,/lib64,/libx32,/etc); the allowed directories are always read-write"`
-	SandboxNetwork    string   `envconfig:"MCP_SHELL_SANDBOX_NETWORK" default:"deny" desc:"deny or allow TCP (and MPTCP, SCTP, raw sockets) for children under landlock"`
+	Sandbox           string   `envconfig:"MCP_SHELL_SANDBOX" default:"auto" desc:"auto: every stage confined by Landlock where the kernel offers ABI 4 (Linux 6.7), else only rlimits and no_new_privs, said in one start-up line; landlock: the same but refuse to start without it; limits: rlimits and no_new_privs only; off: nothing"`
+	SandboxReadDirs   NameList `envconfig:"MCP_SHELL_SANDBOX_READ_DIRS" desc:"absolute directories children may read (default /usr,/bin,/sbin,/lib,/lib32,/lib64,/libx32,/etc); families that run programs (make, go, npm, pip, cargo ...) may also execute beneath them, other stages read them without the program directories (/usr/bin ...)"`
+	SandboxNetwork    string   `envconfig:"MCP_SHELL_SANDBOX_NETWORK" default:"family" desc:"family: TCP only for stages whose job is the network (curl, wget, docker, kubectl; git, go, npm, pnpm, yarn, pip, cargo subcommands that fetch); deny or allow: for every stage"`
+	SandboxExec       NameList `envconfig:"MCP_SHELL_SANDBOX_EXEC" desc:"comma list PROGRAM=HELPER[:HELPER...] widening what one program (argv[0] as in ALLOW_COMMANDS) may execute under Landlock: names looked up in the child PATH, absolute paths (a directory grants what is beneath it), or * to execute like make"`
+	SandboxCacheDir   string   `envconfig:"MCP_SHELL_SANDBOX_CACHE_DIR" desc:"absolute directory holding the caches the sandbox gives go, npm, pip, cargo ... (GOCACHE, npm_config_cache, PIP_CACHE_DIR, CARGO_HOME); default mcp-shell-server beneath $XDG_CACHE_HOME or ~/.cache"`
 	SandboxBestEffort bool     `envconfig:"MCP_SHELL_SANDBOX_BEST_EFFORT" default:"false" desc:"1/true accepts a kernel with an older Landlock ABI and enforces what it offers"`
-	RlimitCPU         *uint64  `envconfig:"MCP_SHELL_RLIMIT_CPU_SECONDS" desc:"RLIMIT_CPU of every child in seconds (0 = inherit; default 0); setting any MCP_SHELL_RLIMIT_* turns the launcher on"`
+	RlimitCPU         *uint64  `envconfig:"MCP_SHELL_RLIMIT_CPU_SECONDS" desc:"RLIMIT_CPU of every child in seconds (0 = inherit; default 0); with MCP_SHELL_SANDBOX=off, setting any MCP_SHELL_RLIMIT_* applies the limits"`
 	RlimitAS          *uint64  `envconfig:"MCP_SHELL_RLIMIT_AS_BYTES" desc:"RLIMIT_AS of every child in bytes (0 = inherit; default 0: Go, Java and Node reserve large address ranges)"`
-	RlimitNProc       *uint64  `envconfig:"MCP_SHELL_RLIMIT_NPROC" desc:"RLIMIT_NPROC (processes of the server's user; stops fork bombs; not for root) (default 4096 with the launcher)"`
-	RlimitFSize       *uint64  `envconfig:"MCP_SHELL_RLIMIT_FSIZE_BYTES" desc:"RLIMIT_FSIZE of every child in bytes (default 1073741824 with the launcher)"`
-	RlimitNoFile      *uint64  `envconfig:"MCP_SHELL_RLIMIT_NOFILE" desc:"RLIMIT_NOFILE of every child (default 1024 with the launcher)"`
+	RlimitNProc       *uint64  `envconfig:"MCP_SHELL_RLIMIT_NPROC" desc:"RLIMIT_NPROC (processes of the server's user; stops fork bombs; not for root) (default 4096 unless MCP_SHELL_SANDBOX=off)"`
+	RlimitFSize       *uint64  `envconfig:"MCP_SHELL_RLIMIT_FSIZE_BYTES" desc:"RLIMIT_FSIZE of every child in bytes (default 1073741824 unless MCP_SHELL_SANDBOX=off)"`
+	RlimitNoFile      *uint64  `envconfig:"MCP_SHELL_RLIMIT_NOFILE" desc:"RLIMIT_NOFILE of every child (default 1024 unless MCP_SHELL_SANDBOX=off)"`
 }
 
 // NameList is a comma-separated list whose entries are trimmed of spaces;

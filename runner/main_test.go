@@ -8,8 +8,8 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
-// TestMain lets the test binary serve as the sandbox launcher, as the
-// server binary does (Spec.Sandbox re-executes os.Executable()).
+// TestMain lets the test binary serve as the re-executed sandbox
+// launcher and its start-up probe, as the server binary does.
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == sandbox.LauncherArg {
 		os.Exit(sandbox.RunLauncher(os.Args[2:]))

@@ -71,9 +71,6 @@ func run(ctx context.Context, s Spec) (Result, error) {
 	defer pl.closeParentEnds()
 	g, err := start(s, paths, pl, sb)
 	pl.closeChildEnds() // EOF must propagate once the children close theirs
-	if err == nil {
-		err = pl.awaitExec(s, g)
-	}
 	if err != nil {
 		g.fill(&res)
 		res.Outcome = ProcessError
@@ -122,10 +119,6 @@ type plumbing struct {
 	stdoutR *os.File
 	stderrR *os.File
 	sink    *os.File // the ">" or ">>" file
-	// statusW (child ends) and statusR are per stage the launcher's status
-	// pipe (sandbox.StatusFD in the child); nil without Spec.Sandbox.
-	statusW []*os.File
-	statusR []*os.File
 }
 
 // plumb opens the "<" file, creates the pipes, and opens the ">" file last
@@ -156,11 +149,6 @@ func plumb(s Spec) (pl *plumbing, err error) {
 	}
 	for i := range pl.files {
 		pl.files[i][2] = stderrW
-	}
-	if s.Sandbox != nil {
-		if err = pl.statusPipes(s); err != nil {
-			return pl, err
-		}
 	}
 	if s.StdoutFile != "" {
 		if pl.sink, err = redirect.OpenOutput(s.Dir, s.StdoutFile, s.StdoutAppend); err != nil {
@@ -210,12 +198,7 @@ func (pl *plumbing) closeChildEnds() {
 			}
 		}
 	}
-	for _, f := range pl.statusW {
-		if f != nil {
-			f.Close()
-		}
-	}
-	pl.files, pl.statusW = nil, nil
+	pl.files = nil
 }
 
 func (pl *plumbing) closeParentEnds() {
@@ -225,12 +208,6 @@ func (pl *plumbing) closeParentEnds() {
 		}
 	}
 	pl.stdinW, pl.stdoutR, pl.stderrR, pl.sink = nil, nil, nil, nil
-	for _, f := range pl.statusR {
-		if f != nil {
-			f.Close()
-		}
-	}
-	pl.statusR = nil
 }
 
 // start launches every stage into one process group. On failure the
@@ -242,24 +219,29 @@ func start(s Spec, paths []string, pl *plumbing, sb *callSandbox) (*group, error
 	}
 	g := &group{}
 	for i, argv := range s.Stages {
-		attr := &os.ProcAttr{
-			Dir:   s.Dir.Path(),
-			Env:   env,
-			Files: pl.files[i][:],
-			Sys:   &syscall.SysProcAttr{Setpgid: true, Pgid: g.pgid},
-		}
-		path := paths[i]
-		if sb != nil {
-			path, argv = sb.wrap(path, argv)
-			attr.Files = append(attr.Files, pl.statusW[i])
-		}
-		p, err := os.StartProcess(path, argv, attr)
+		p, err := startStage(s.Dir.Path(), paths[i], argv, env, pl.files[i], g.pgid, sb)
 		if err != nil {
 			g.abort()
-			return g, &LaunchError{Argv0: s.Stages[i][0], Err: err}
+			return g, &LaunchError{Argv0: argv[0], Err: err}
 		}
 		g.add(p)
 	}
 	g.watch()
 	return g, nil
+}
+
+// startStage starts one stage in process group pgid (0: a new group led
+// by the stage): the one place its process attributes are built. With a
+// sandbox the launcher starts it and keeps these attributes.
+func startStage(dir, path string, argv, env []string, files [3]*os.File, pgid int, sb *callSandbox) (*os.Process, error) {
+	attr := &os.ProcAttr{
+		Dir:   dir,
+		Env:   env,
+		Files: files[:],
+		Sys:   &syscall.SysProcAttr{Setpgid: true, Pgid: pgid},
+	}
+	if sb != nil {
+		return sb.start(path, argv, attr)
+	}
+	return os.StartProcess(path, argv, attr)
 }

@@ -39,12 +39,14 @@ func newCallSandbox(s *Spec) (*callSandbox, error) {
 	return sb, nil
 }
 
-// wrap returns the launcher command for one stage.
-func (sb *callSandbox) wrap(path string, argv []string) (string, []string) {
-	if sb.tmp == "" {
-		return sb.l.Command(path, argv)
+// start starts one stage through the launcher, with the call's private
+// temporary directory writable.
+func (sb *callSandbox) start(path string, argv []string, attr *os.ProcAttr) (*os.Process, error) {
+	st := sandbox.Stage{Path: path, Argv: argv}
+	if sb.tmp != "" {
+		st.Writable = []string{sb.tmp}
 	}
-	return sb.l.Command(path, argv, sb.tmp)
+	return sb.l.Start(st, attr)
 }
 
 // cleanup removes the temporary directory. Every process of the call has
@@ -64,36 +66,4 @@ func (sb *callSandbox) cleanup() {
 		return nil
 	})
 	_ = os.RemoveAll(sb.tmp)
-}
-
-// statusPipes creates one launcher status pipe per stage.
-func (pl *plumbing) statusPipes(s Spec) error {
-	n := len(s.Stages)
-	pl.statusR, pl.statusW = make([]*os.File, n), make([]*os.File, n)
-	for i := range n {
-		r, w, err := pl.pipe(s)
-		if err != nil {
-			return err
-		}
-		pl.statusR[i], pl.statusW[i] = r, w
-	}
-	return nil
-}
-
-// awaitExec waits until every stage's launcher has exec'd its target or
-// reported a failure (its status pipe reaches EOF either way, the parent's
-// write ends being closed already). On the first failure every stage is
-// killed and reaped and a *LaunchError wrapping the *sandbox.StartError
-// is returned.
-func (pl *plumbing) awaitExec(s Spec, g *group) error {
-	for i, r := range pl.statusR {
-		err := sandbox.ReadStatus(r)
-		r.Close()
-		pl.statusR[i] = nil
-		if err != nil {
-			g.abort()
-			return &LaunchError{Argv0: s.Stages[i][0], Err: err}
-		}
-	}
-	return nil
 }

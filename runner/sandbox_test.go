@@ -30,14 +30,16 @@ func tempRoot(t interface {
 }
 
 // sandboxed returns a spec like newSpec whose stages run through the
-// launcher in mode, with the spec's Dir as the only writable tree.
+// launcher in mode, with the spec's Dir as the only writable tree; sh,
+// the harness of many rows, may run programs (MCP_SHELL_SANDBOX_EXEC=sh=*).
 func sandboxed(t testing.TB, mode string, stages ...[]string) Spec {
 	t.Helper()
 	if mode == sandbox.ModeLandlock {
 		requireLandlock(t)
 	}
 	s := newSpec(t, stages...)
-	l, err := sandbox.NewLauncher(sandbox.Config{Mode: mode, WriteDirs: []string{s.Dir.Real()}, Limits: sandbox.DefaultLimits()})
+	l, err := sandbox.NewLauncher(sandbox.Config{Mode: mode, WriteDirs: []string{s.Dir.Real()}, Limits: sandbox.DefaultLimits(),
+		Exec: map[string][]string{"sh": {sandbox.ExecAny}}})
 	if err != nil {
 		t.Fatalf("NewLauncher: %v", err)
 	}
@@ -52,7 +54,7 @@ func sandboxed(t testing.TB, mode string, stages ...[]string) Spec {
 func TestRunSandboxed(t *testing.T) {
 	tempRoot(t)
 	requirePrograms(t, "sh", "cat", "sort", "head", "printf", "env", "sleep", "cp")
-	for _, mode := range []string{sandbox.ModeOff, sandbox.ModeLandlock} {
+	for _, mode := range []string{sandbox.ModeOff, sandbox.ModeLimits, sandbox.ModeLandlock} {
 		t.Run(mode, func(t *testing.T) {
 			tests := []struct {
 				name    string
@@ -208,8 +210,8 @@ func TestSandboxLaunchFailure(t *testing.T) {
 	}
 }
 
-// TestSandboxNoLeaks: launcher status pipes and private directories are
-// released on every path.
+// TestSandboxNoLeaks: descriptors, threads' children and private
+// directories are released on every path.
 func TestSandboxNoLeaks(t *testing.T) {
 	tempRoot(t)
 	requirePrograms(t, "sh", "sleep", "true")

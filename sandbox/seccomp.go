@@ -152,12 +152,12 @@ func (a *bpfAsm) assemble() ([]unix.SockFilter, error) {
 	return a.prog, nil
 }
 
-// filterWanted reports whether launches under cfg install the socket
-// filter: Landlock with the network denied, on an architecture that has
-// it (Probe refuses a missing one unless BestEffort).
-func filterWanted(cfg Config) bool {
+// filterAvailable reports whether this architecture has the socket
+// filter (Probe refuses a missing one unless BestEffort or the network
+// is allowed to every stage).
+func filterAvailable() bool {
 	_, err := socketFilter(false)
-	return cfg.Landlock() && !cfg.Network && err == nil
+	return err == nil
 }
 
 // installSocketFilter installs socketFilter(denyUnix) on the calling thread (which

@@ -57,8 +57,8 @@ func (s *Server) execute(ctx context.Context, c call, rec *audit.Record) (runner
 		rec.Directory = spec.Dir.Real()
 	}
 	rec.Sandbox, rec.SandboxABI = s.opts.Config.SandboxMode, 0
-	if s.opts.Launcher != nil {
-		rec.SandboxABI = s.opts.Launcher.ABI()
+	if s.opts.Launcher != nil { // the effective mode: auto resolves to landlock or limits
+		rec.Sandbox, rec.SandboxABI = s.opts.Launcher.Mode(), s.opts.Launcher.ABI()
 	}
 	if err != nil {
 		s.refused(rec, err)
