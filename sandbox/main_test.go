@@ -26,7 +26,7 @@ const testPath = "PATH=/usr/local/bin:/usr/bin:/bin"
 
 // callTimeout bounds every launched program; the tests' programs finish
 // in milliseconds.
-const callTimeout = 20 * time.Second
+const callTimeout = buildTimeout
 
 // requireLandlock skips when the kernel cannot enforce the full ruleset.
 func requireLandlock(t testing.TB) {

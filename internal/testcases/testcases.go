@@ -25,6 +25,15 @@ type Case struct {
 	Note      string            `json:"note"`
 	Directory string            `json:"directory"`
 	Stdin     string            `json:"stdin"`
+	// Function is the GTFOBins function (shell, file-write, ...);
+	// Class the weakness a red-team row stands for.
+	Function string `json:"function"`
+	Class    string `json:"class"`
+	// Setup says in words what to create first (gtfobins); SetupArgv
+	// are argv arrays to run first in the case's directory (redteam2).
+	Setup       []string   `json:"setup"`
+	SetupArgv   [][]string `json:"setup_argv"`
+	Interactive bool       `json:"interactive"`
 }
 
 // Dir returns the shared cases directory, skipping the test when it is
