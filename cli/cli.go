@@ -134,6 +134,7 @@ func serve(dirs []string, s Streams) int {
 			return configError(s.Err, &config.Error{Var: "MCP_SHELL_SANDBOX", Problem: err.Error()})
 		}
 	}
+	defer launcher.Close() // removes the calls' private temporary directories still pending
 	logSandbox(log, cfg, launcher)
 	srv, err := server.New(server.Options{
 		Config: cfg, Policy: policy.FromSettings(cfg.PolicySettings()), Audit: audit.New(auditW),

@@ -1,9 +1,7 @@
 package runner
 
 import (
-	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -28,7 +26,7 @@ func newCallSandbox(s *Spec) (*callSandbox, error) {
 	if !s.Sandbox.Confined() {
 		return sb, nil
 	}
-	dir, err := os.MkdirTemp("", "mcp-shell-call-")
+	dir, err := s.Sandbox.CallDir()
 	if err != nil {
 		return nil, &LaunchError{Argv0: s.Stages[0][0], Err: err}
 	}
@@ -49,21 +47,12 @@ func (sb *callSandbox) start(path string, argv []string, attr *os.ProcAttr) (*os
 	return sb.l.Start(st, attr)
 }
 
-// cleanup removes the temporary directory. Every process of the call has
-// been killed by then; a child may have left directories without write
-// permission, so those are opened up and the removal retried once.
+// cleanup gives the temporary directory back to the launcher, which
+// removes it in the background. Every process of the call has been
+// killed by then.
 func (sb *callSandbox) cleanup() {
 	if sb == nil || sb.tmp == "" {
 		return
 	}
-	if os.RemoveAll(sb.tmp) == nil {
-		return
-	}
-	_ = filepath.WalkDir(sb.tmp, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
-			_ = os.Chmod(p, 0o700) // Chmod does not follow a symlink here: d is a directory
-		}
-		return nil
-	})
-	_ = os.RemoveAll(sb.tmp)
+	sb.l.ReleaseCallDir(sb.tmp)
 }

@@ -43,6 +43,7 @@ func sandboxed(t testing.TB, mode string, stages ...[]string) Spec {
 	if err != nil {
 		t.Fatalf("NewLauncher: %v", err)
 	}
+	t.Cleanup(l.Close)
 	s.Sandbox = l
 	return s
 }
@@ -121,8 +122,10 @@ func TestRunSandboxed(t *testing.T) {
 	}
 }
 
-// TestSandboxPrivateTmp: a confined call writes in its own TMPDIR, which
-// is gone when Run returns; a second call gets a different one.
+// TestSandboxPrivateTmp: a confined call writes in its own TMPDIR; a
+// directory left with files is removed after Run returns (in the
+// background: gone once the launcher's Close returns) and the next call
+// gets another one.
 func TestSandboxPrivateTmp(t *testing.T) {
 	tempRoot(t)
 	requirePrograms(t, "sh")
@@ -134,6 +137,7 @@ func TestSandboxPrivateTmp(t *testing.T) {
 			t.Fatalf("Run = %s, %v", summary(r), err)
 		}
 		dir := strings.TrimSpace(string(r.Stdout))
+		s.Sandbox.Close()
 		if _, err := os.Lstat(dir); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("private TMPDIR %q still exists after Run (%v)", dir, err)
 		}
@@ -230,6 +234,7 @@ func TestSandboxNoLeaks(t *testing.T) {
 			s := sandboxed(t, sandbox.ModeLandlock, stages...)
 			_, _ = Run(t.Context(), s)
 			s.Dir.Close() // the spec's own handle, not the runner's
+			s.Sandbox.Close()
 		}
 	}
 	batch()

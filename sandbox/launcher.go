@@ -35,6 +35,7 @@ type Launcher struct {
 	methodOnce sync.Once
 	reexec     bool
 	dirsMade   sync.Map // cache directories created so far
+	dirs       callDirs // the calls' private temporary directories
 }
 
 // NewLauncher validates and probes cfg (see Probe; its errors are
@@ -147,6 +148,26 @@ func (l *Launcher) Confined() bool { return l.mode == ModeLandlock }
 
 // Fallback says why ModeAuto runs without Landlock, or "".
 func (l *Launcher) Fallback() string { return l.fallback }
+
+// CallDir returns an empty private temporary directory (mode 0700,
+// beneath os.TempDir()) for one confined call, which its stages may
+// write; the caller gives it back with ReleaseCallDir once every process
+// of the call is gone. A directory a call leaves empty serves a later
+// call (see calldir.go).
+func (l *Launcher) CallDir() (string, error) { return l.dirs.get() }
+
+// ReleaseCallDir takes back a directory CallDir returned: kept for a
+// later call when it is empty, removed in the background otherwise.
+func (l *Launcher) ReleaseCallDir(dir string) { l.dirs.release(dir) }
+
+// Close removes the directories kept for later calls and waits for the
+// background removals. The launcher stays usable. Safe on a nil
+// Launcher.
+func (l *Launcher) Close() {
+	if l != nil {
+		l.dirs.close()
+	}
+}
 
 // CacheDir returns the root of the server-managed cache directories, ""
 // in mode off.

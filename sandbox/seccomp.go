@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 	"runtime"
+	"sync"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -160,10 +161,20 @@ func filterAvailable() bool {
 	return err == nil
 }
 
+// filters are the two socket filters, assembled once.
+var filters = [2]func() ([]unix.SockFilter, error){
+	sync.OnceValues(func() ([]unix.SockFilter, error) { return socketFilter(false) }),
+	sync.OnceValues(func() ([]unix.SockFilter, error) { return socketFilter(true) }),
+}
+
 // installSocketFilter installs socketFilter(denyUnix) on the calling thread (which
 // then execs; the filter survives execve). no_new_privs must be set.
 func installSocketFilter(denyUnix bool) error {
-	prog, err := socketFilter(denyUnix)
+	i := 0
+	if denyUnix {
+		i = 1
+	}
+	prog, err := filters[i]()
 	if err != nil {
 		return err
 	}

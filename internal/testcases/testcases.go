@@ -31,7 +31,7 @@ type Case struct {
 	Class    string `json:"class"`
 	// Setup says in words what to create first (gtfobins); SetupArgv
 	// are argv arrays to run first in the case's directory (redteam2).
-	Setup       []string   `json:"setup"`
+	Setup       Words      `json:"setup"`
 	SetupArgv   [][]string `json:"setup_argv"`
 	Interactive bool       `json:"interactive"`
 }
@@ -86,6 +86,20 @@ func Load(t testing.TB, name string) []Case {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// Words is a list of phrases; the corpora write a single one as a plain
+// string.
+type Words []string
+
+// UnmarshalJSON accepts a string or an array of strings.
+func (w *Words) UnmarshalJSON(b []byte) error {
+	var one string
+	if json.Unmarshal(b, &one) == nil {
+		*w = Words{one}
+		return nil
+	}
+	return json.Unmarshal(b, (*[]string)(w))
 }
 
 // ServerEnv is the server environment a case is judged under: its own env
