@@ -40,19 +40,18 @@
 //     group id from being reused while the group is signalled. Pipe reads
 //     are abandoned shortly after that final SIGKILL, so a descendant that
 //     escaped the group (setsid) cannot hold the call open.
-//   - With Spec.Sandbox, every stage is started through the sandbox
-//     launcher (the server binary in its hidden launcher mode), which sets
-//     the rlimits and no_new_privs, applies the Landlock ruleset when
-//     confined, and execs the resolved program with the stage's argv and
-//     exactly Spec.Env. Each launcher gets a close-on-exec status pipe as
-//     fd 3; Run waits until every launcher has exec'd or reported, and a
-//     report becomes a *LaunchError wrapping a *sandbox.StartError (stages
-//     already started are killed and reaped). A confined call gets a
-//     private temporary directory (TMPDIR unless Env sets it), removed
-//     before Run returns.
+//   - With Spec.Sandbox, every stage is started by the launcher
+//     (sandbox.Launcher.Start) with the process attributes startStage
+//     builds, which applies the stage's confinement and execs the
+//     resolved program with the stage's argv and Spec.Env plus its
+//     family's cache variables. A stage the launcher refuses becomes a
+//     *LaunchError wrapping a *sandbox.StartError (stages already started
+//     are killed and reaped). A confined call gets a private temporary
+//     directory (sandbox.Launcher.CallDir; TMPDIR unless Env sets it),
+//     given back to the launcher before Run returns.
 //
 // Not covered: descendants that leave the process group or session keep
-// running (only a cgroup or a subreaper would catch them); without
-// Spec.Sandbox no rlimits are set; callers cap the number of concurrent
-// calls.
+// running (only a cgroup or a subreaper would catch them), with their
+// stage's confinement; without Spec.Sandbox no rlimits are set; callers
+// cap the number of concurrent calls.
 package runner

@@ -13,9 +13,15 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
+// requireLandlock skips when the kernel cannot enforce the full ruleset,
+// or fails when MCP_SHELL_REQUIRE_LANDLOCK is set (CI: the proofs must
+// run).
 func requireLandlock(t testing.TB) {
 	t.Helper()
 	if abi, err := sandbox.KernelABI(); err != nil || abi < sandbox.ABINetwork {
+		if os.Getenv("MCP_SHELL_REQUIRE_LANDLOCK") != "" {
+			t.Fatalf("Landlock ABI >= %d not available (ABI %d, %v) and MCP_SHELL_REQUIRE_LANDLOCK is set", sandbox.ABINetwork, abi, err)
+		}
 		t.Skipf("Landlock ABI >= %d not available (ABI %d, %v)", sandbox.ABINetwork, abi, err)
 	}
 }

@@ -28,10 +28,15 @@ const testPath = "PATH=/usr/local/bin:/usr/bin:/bin"
 // in milliseconds.
 const callTimeout = buildTimeout
 
-// requireLandlock skips when the kernel cannot enforce the full ruleset.
+// requireLandlock skips when the kernel cannot enforce the full ruleset,
+// or fails when MCP_SHELL_REQUIRE_LANDLOCK is set (CI: the proofs must
+// run).
 func requireLandlock(t testing.TB) {
 	t.Helper()
 	if abi, err := KernelABI(); err != nil || abi < ABINetwork {
+		if os.Getenv("MCP_SHELL_REQUIRE_LANDLOCK") != "" {
+			t.Fatalf("Landlock ABI >= %d not available (ABI %d, %v) and MCP_SHELL_REQUIRE_LANDLOCK is set", ABINetwork, abi, err)
+		}
 		t.Skipf("Landlock ABI >= %d not available (ABI %d, %v)", ABINetwork, abi, err)
 	}
 }
