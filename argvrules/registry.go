@@ -28,50 +28,168 @@ type Family struct {
 	// sections, source files).
 	Source string
 
-	// The facts below are for the kernel sandbox, which confines each stage
-	// by what its family legitimately needs; each carries its source.
+	// The facts below are for the kernel sandbox (package sandbox), which
+	// confines each stage by what its family legitimately needs. A
+	// program no family covers is a leaf: it may execute only its own
+	// file and that file's interpreters. SandboxSource cites the facts.
 
-	// Exec lists programs the family legitimately executes besides its own
-	// binary (tar's compressors, git's git-core programs).
+	// Exec lists what the family's programs execute as part of their
+	// everyday job besides their own file and its interpreters: program
+	// names, looked up in the stage's PATH, or absolute paths, where a
+	// directory grants everything beneath it (git's git-core). Missing
+	// entries are skipped. Ignored when RunsPrograms.
 	Exec []string
-	// Network reports whether the family's everyday job is the network.
-	Network bool
+	// RunsPrograms marks families whose job is to run other programs
+	// (make recipes, npm scripts, test binaries, build scripts): their
+	// stages may execute anything beneath the sandbox's read directories
+	// and the writable trees.
+	RunsPrograms bool
+	// Network says when a stage of the family may use TCP.
+	Network Network
 	// Caches are directories outside the working directory the family
-	// writes as part of its everyday job (GOCACHE, ~/.npm).
-	Caches []string
+	// writes as part of its everyday job; the sandbox points each
+	// variable at a server-managed directory and makes it writable.
+	Caches []Cache
+	// SandboxSource names where Exec, RunsPrograms, Network and Caches
+	// come from.
+	SandboxSource string
 	// Env, when set, returns environment entries a stage of this family
 	// needs beyond the minimal child environment (git's hardening
 	// configuration); they override delegated values of the same name.
 	Env func() []string
 }
 
+// Network is when a family's stage may use TCP under the sandbox's
+// default network policy (MCP_SHELL_SANDBOX_NETWORK=family).
+type Network struct {
+	// Always grants every stage of the family (curl, wget).
+	Always bool
+	// Fetch are the subcommands that fetch: a stage gets TCP when any of
+	// its words after argv[0] (up to a "--") is one of them. Matching
+	// any word, not the parsed subcommand, can only grant more: a path
+	// named "fetch" gives that git stage the network git already may use
+	// for fetch.
+	Fetch []string
+	// Reason says why the family needs the network.
+	Reason string
+}
+
+// Cache is one cache directory of a family.
+type Cache struct {
+	// Env is the variable the program reads for the directory.
+	Env string
+	// Dir is the directory's name beneath the server's cache root.
+	Dir string
+}
+
+// gitCore are the directories git's own programs (git-upload-pack,
+// git-remote-https, git-submodule ...) are installed in: gitexecdir,
+// $(libexecdir)/git-core in git's Makefile, which Debian and Ubuntu set
+// to /usr/lib/git-core.
+var gitCore = []string{"/usr/lib/git-core", "/usr/libexec/git-core", "/usr/local/libexec/git-core"}
+
+// dockerPlugins are where the docker CLI looks for plugins
+// (docker/cli cli-plugins/manager/manager_unix.go defaultSystemPluginDirs).
+var dockerPlugins = []string{"/usr/local/lib/docker/cli-plugins", "/usr/local/libexec/docker/cli-plugins", "/usr/lib/docker/cli-plugins", "/usr/libexec/docker/cli-plugins"}
+
 // registry is every family, in the order the README lists them. Adding a
 // recognizer is one file with its function and one row here.
 var registry = []Family{
-	{Name: "find", Programs: []string{"find", "gfind", "bfind"}, Recognize: checkFind, Source: "GNU findutils 4.9 find(1)"},
-	{Name: "awk", Programs: []string{"awk", "gawk", "mawk", "nawk"}, Recognize: checkAwk, Source: "gawk 5.2 and mawk 1.3.4 grammars"},
-	{Name: "sort", Programs: []string{"sort", "gsort"}, Recognize: checkSort, Source: "GNU coreutils 9.1 sort long_options"},
-	{Name: "tar", Programs: []string{"tar", "gtar", "bsdtar"}, Recognize: checkTar, Source: "GNU tar 1.34 and bsdtar 3.7 grammars"},
-	{Name: "git", Programs: []string{"git"}, Also: isGitDashed, Recognize: checkGit, Env: git.ChildConfig, Source: "git 2.53 ∪ 2.39 parse-options (package git)"},
-	{Name: "rg", Programs: []string{"rg"}, Recognize: checkRg, Source: "ripgrep 13/14 flag definitions"},
-	{Name: "split", Programs: []string{"split", "gsplit"}, Recognize: checkSplit, Source: "GNU coreutils 9.1 split --help"},
-	{Name: "sdiff", Programs: []string{"sdiff", "gsdiff"}, Recognize: checkSdiff, Source: "GNU diffutils 3.8 sdiff"},
-	{Name: "diff3", Programs: []string{"diff3", "gdiff3"}, Recognize: checkDiff3, Source: "GNU diffutils 3.8 diff3"},
-	{Name: "wget", Programs: []string{"wget"}, Recognize: checkWget, Source: "GNU Wget 1.21 wget --help"},
-	{Name: "curl", Programs: []string{"curl"}, Recognize: checkCurl, Source: "curl 7.88 curl --help all"},
-	{Name: "make", Programs: []string{"make", "gmake"}, Recognize: checkMake, Source: "GNU make 4.3/4.4 make(1)"},
-	{Name: "go", Programs: []string{"go"}, Also: isGoRelease, Recognize: checkGo, Source: "go 1.22–1.26 cmd/go flag sets"},
-	{Name: "npm", Programs: []string{"npm"}, Recognize: checkNpm, Source: "npm 9–11 nopt definitions"},
-	{Name: "npx", Programs: []string{"npx", "pnpx"}, Recognize: checkNpx, Source: "npm 9–11 npx"},
-	{Name: "pnpm", Programs: []string{"pnpm"}, Recognize: checkPnpm, Source: "pnpm 8–9 CLI"},
-	{Name: "yarn", Programs: []string{"yarn", "yarnpkg"}, Recognize: checkYarn, Source: "yarn 1.x and berry CLIs"},
-	{Name: "pip", Programs: []string{"pip", "pip3"}, Also: isPipVersion, Recognize: checkPip, Source: "pip 23–24 optparse command table"},
-	{Name: "cargo", Programs: []string{"cargo"}, Recognize: checkCargo, Source: "cargo 1.7x–1.9x clap definitions"},
-	{Name: "zip", Programs: []string{"zip"}, Recognize: checkZip, Source: "Info-ZIP zip 3.0"},
-	{Name: "docker", Programs: []string{"docker"}, Recognize: checkDocker, Source: "docker CLI 24–28 (cobra)"},
-	{Name: "podman", Programs: []string{"podman"}, Recognize: checkPodman, Source: "podman 4–5 (cobra)"},
-	{Name: "kubectl", Programs: []string{"kubectl"}, Recognize: checkKubectl, Source: "kubectl 1.2x–1.3x (cobra)"},
-	{Name: "file", Programs: []string{"file"}, Recognize: checkFile, Source: "file 5.4x file(1)"},
+	{Name: "find", Programs: []string{"find", "gfind", "bfind"}, Recognize: checkFind, Source: "GNU findutils 4.9 find(1)",
+		SandboxSource: "find(1): -exec, -execdir, -ok and -okdir are the only programs find runs"},
+	{Name: "awk", Programs: []string{"awk", "gawk", "mawk", "nawk"}, Recognize: checkAwk, Source: "gawk 5.2 and mawk 1.3.4 grammars",
+		SandboxSource: "gawk 5.2 io.c and mawk 1.3.4 files.c: system(), print | cmd and cmd | getline run /bin/sh -c; /inet files are gawk's only network"},
+	{Name: "sort", Programs: []string{"sort", "gsort"}, Recognize: checkSort, Source: "GNU coreutils 9.1 sort long_options",
+		SandboxSource: "coreutils 9.1 sort.c pipe_fork: --compress-program is the only program sort runs"},
+	{Name: "tar", Programs: []string{"tar", "gtar", "bsdtar"}, Recognize: checkTar, Source: "GNU tar 1.34 and bsdtar 3.7 grammars",
+		Exec: []string{"sh", "gzip", "bzip2", "lbzip2", "xz", "lzip", "lzma", "lzop", "zstd", "compress", "lz4"},
+		SandboxSource: "GNU tar 1.34 src/buffer.c zip_program (the compressors of -z -j -J --lzip --lzma --lzop --zstd -Z) and src/system.c " +
+			"(compression runs /bin/sh -c PROGRAM, decompression execvp's PROGRAM -d); libarchive 3.7 runs lz4, lzop, zstd ... when built without the library"},
+	{Name: "git", Programs: []string{"git"}, Also: isGitDashed, Recognize: checkGit, Env: git.ChildConfig, Source: "git 2.53 ∪ 2.39 parse-options (package git)",
+		Exec: append(append([]string{}, gitCore...), "git", "sh", "true", "ssh", "gpg", "gpgsm", "ssh-keygen"),
+		Network: Network{Fetch: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "fetch-pack", "send-pack", "archive", "send-email"},
+			Reason: "they talk to remotes over http(s), git:// or ssh (transport.c, connect.c); archive only with --remote, send-email over SMTP"},
+		SandboxSource: "git 2.39/2.53: its own programs live in gitexecdir (git-core); connect.c git_connect runs the local and ssh transports " +
+			"(git-upload-pack 'PATH') with use_shell, run-command.c prepare_shell_cmd runs commands with shell metacharacters through sh, " +
+			"and 2.39's git-submodule and merge strategies are sh scripts; true is the pinned core.editor, ssh the pinned core.sshCommand, " +
+			"gpg, gpgsm and ssh-keygen the pinned gpg.*.program (package git ChildConfig)"},
+	{Name: "rg", Programs: []string{"rg"}, Recognize: checkRg, Source: "ripgrep 13/14 flag definitions",
+		SandboxSource: "ripgrep 14 crates/cli: --pre and the --search-zip decompressors are the only programs rg runs"},
+	{Name: "split", Programs: []string{"split", "gsplit"}, Recognize: checkSplit, Source: "GNU coreutils 9.1 split --help",
+		SandboxSource: "coreutils 9.1 split.c create(): --filter runs $SHELL -c (or /bin/sh)"},
+	{Name: "sdiff", Programs: []string{"sdiff", "gsdiff"}, Recognize: checkSdiff, Source: "GNU diffutils 3.8 sdiff",
+		Exec: []string{"diff"}, SandboxSource: "diffutils 3.8 sdiff.c: sdiff runs DEFAULT_DIFF_PROGRAM (diff) for every comparison"},
+	{Name: "diff3", Programs: []string{"diff3", "gdiff3"}, Recognize: checkDiff3, Source: "GNU diffutils 3.8 diff3",
+		Exec: []string{"diff"}, SandboxSource: "diffutils 3.8 diff3.c read_diff: diff3 runs DEFAULT_DIFF_PROGRAM (diff) for each pair"},
+	{Name: "wget", Programs: []string{"wget"}, Recognize: checkWget, Source: "GNU Wget 1.21 wget --help",
+		Network:       Network{Always: true, Reason: "downloading is wget's job"},
+		SandboxSource: "wget 1.21: --use-askpass is the only program wget runs"},
+	{Name: "curl", Programs: []string{"curl"}, Recognize: checkCurl, Source: "curl 7.88 curl --help all",
+		Network:       Network{Always: true, Reason: "transfers are curl's job"},
+		SandboxSource: "curl 7.88 runs no other program"},
+	{Name: "make", Programs: []string{"make", "gmake"}, Recognize: checkMake, Source: "GNU make 4.3/4.4 make(1)",
+		RunsPrograms: true, SandboxSource: "make(1): recipes are shell commands"},
+	{Name: "go", Programs: []string{"go"}, Also: isGoRelease, Recognize: checkGo, Source: "go 1.22–1.26 cmd/go flag sets",
+		RunsPrograms: true,
+		Network: Network{Fetch: []string{"get", "install", "mod", "work"},
+			Reason: "they resolve and download modules through GOPROXY (cmd/go/internal/modfetch); build, test and run fetch only missing modules, which go mod download fetches first"},
+		Caches:        []Cache{{Env: "GOCACHE", Dir: "go-build"}, {Env: "GOMODCACHE", Dir: "go-mod"}, {Env: "GOPATH", Dir: "go-path"}},
+		SandboxSource: "go help environment (GOCACHE, GOMODCACHE, GOPATH; defaults beneath $HOME); go build runs the compiler, go test the test binaries it builds in GOTMPDIR"},
+	{Name: "npm", Programs: []string{"npm"}, Recognize: checkNpm, Source: "npm 9–11 nopt definitions",
+		RunsPrograms: true, Network: npmFetch, Caches: []Cache{{Env: "npm_config_cache", Dir: "npm"}},
+		SandboxSource: "npm 10 docs: config cache (default ~/.npm), npm run-script runs package scripts through sh"},
+	{Name: "npx", Programs: []string{"npx", "pnpx"}, Recognize: checkNpx, Source: "npm 9–11 npx",
+		RunsPrograms: true, Network: Network{Always: true, Reason: "npx downloads the package it runs"}, Caches: []Cache{{Env: "npm_config_cache", Dir: "npm"}},
+		SandboxSource: "npm 10 docs: npm exec (config cache, default ~/.npm)"},
+	{Name: "pnpm", Programs: []string{"pnpm"}, Recognize: checkPnpm, Source: "pnpm 8–9 CLI",
+		RunsPrograms: true,
+		Network: Network{Fetch: []string{"install", "i", "add", "update", "up", "fetch", "outdated", "publish", "audit", "dlx", "view", "info"},
+			Reason: "they download packages from the registry"},
+		Caches:        []Cache{{Env: "npm_config_store_dir", Dir: "pnpm-store"}, {Env: "npm_config_cache_dir", Dir: "pnpm-cache"}},
+		SandboxSource: "pnpm 9 docs: settings store-dir and cache-dir, read from npm_config_* variables"},
+	{Name: "yarn", Programs: []string{"yarn", "yarnpkg"}, Recognize: checkYarn, Source: "yarn 1.x and berry CLIs",
+		RunsPrograms: true,
+		Network: Network{Fetch: []string{"install", "add", "upgrade", "up", "outdated", "info", "npm", "dlx", "publish"},
+			Reason: "they download packages from the registry"},
+		Caches:        []Cache{{Env: "YARN_CACHE_FOLDER", Dir: "yarn"}},
+		SandboxSource: "yarn 1 docs (yarn cache dir, YARN_CACHE_FOLDER) and berry's cacheFolder setting"},
+	{Name: "pip", Programs: []string{"pip", "pip3"}, Also: isPipVersion, Recognize: checkPip, Source: "pip 23–24 optparse command table",
+		RunsPrograms: true,
+		Network: Network{Fetch: []string{"install", "download", "wheel", "index", "search"},
+			Reason: "they download distributions from the package index (pip/_internal/commands)"},
+		Caches:        []Cache{{Env: "PIP_CACHE_DIR", Dir: "pip"}},
+		SandboxSource: "pip 23 docs: Caching (PIP_CACHE_DIR, default ~/.cache/pip); builds run setup.py or PEP 517 backends in subprocesses"},
+	{Name: "cargo", Programs: []string{"cargo"}, Recognize: checkCargo, Source: "cargo 1.7x–1.9x clap definitions",
+		RunsPrograms: true,
+		Network: Network{Fetch: []string{"fetch", "update", "install", "search", "publish", "login", "owner", "yank", "generate-lockfile", "vendor"},
+			Reason: "they download from or talk to the registry; build, check and test fetch only missing crates, which cargo fetch fetches first"},
+		Caches:        []Cache{{Env: "CARGO_HOME", Dir: "cargo"}},
+		SandboxSource: "The Cargo Book, Cargo Home (registry index and crate cache beneath CARGO_HOME, default ~/.cargo); cargo runs rustc and build scripts"},
+	{Name: "zip", Programs: []string{"zip"}, Recognize: checkZip, Source: "Info-ZIP zip 3.0",
+		SandboxSource: "zip 3.0 zip.c: -T runs unzip (or -TT's command); nothing else"},
+	{Name: "docker", Programs: []string{"docker"}, Recognize: checkDocker, Source: "docker CLI 24–28 (cobra)",
+		Exec:          dockerPlugins,
+		Network:       Network{Always: true, Reason: "the CLI talks to the daemon over /run/docker.sock or TCP"},
+		SandboxSource: "docker/cli cli-plugins/manager/manager_unix.go defaultSystemPluginDirs"},
+	{Name: "podman", Programs: []string{"podman"}, Recognize: checkPodman, Source: "podman 4–5 (cobra)",
+		RunsPrograms: true, Network: Network{Always: true, Reason: "podman pulls images and runs its network helpers"},
+		SandboxSource: "podman 5: rootless podman itself runs conmon, the OCI runtime and network helpers"},
+	{Name: "kubectl", Programs: []string{"kubectl"}, Recognize: checkKubectl, Source: "kubectl 1.2x–1.3x (cobra)",
+		Network:       Network{Always: true, Reason: "kubectl talks to the API server"},
+		SandboxSource: "kubectl 1.3x: credential exec plugins named by the kubeconfig are its only programs (widen with MCP_SHELL_SANDBOX_EXEC)"},
+	{Name: "file", Programs: []string{"file"}, Recognize: checkFile, Source: "file 5.4x file(1)",
+		SandboxSource: "file 5.44 compress.c: only -z may run a decompressor, when libmagic lacks the library"},
+}
+
+// npmFetch are npm's commands that talk to the registry (npm 10
+// lib/utils/cmd-list.js names and aliases).
+var npmFetch = Network{
+	Fetch: []string{"install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall", "add",
+		"ci", "clean-install", "ic", "install-clean", "isntall-clean", "install-test", "it", "install-ci-test", "cit", "sit", "clean-install-test",
+		"update", "up", "upgrade", "udpate", "outdated", "view", "info", "show", "v", "audit", "publish", "unpublish",
+		"search", "s", "se", "find", "ping", "login", "adduser", "add-user", "logout", "whoami", "dist-tag", "dist-tags",
+		"owner", "author", "access", "deprecate", "doctor", "token", "team", "org", "star", "unstar", "stars", "repo", "bugs", "docs"},
+	Reason: "they download packages from or talk to the registry",
 }
 
 // byProgram maps every listed basename to its family.

@@ -177,6 +177,7 @@ func (b *bench) runAll(ctx context.Context) error {
 	step("throughput and memory", b.throughput)
 	step("concurrency", b.concurrency)
 	step("soak", b.soakRun)
+	step("sandbox cost", b.sandboxCost)
 	if ctx.Err() != nil {
 		broken = append(broken, ctx.Err())
 	}
@@ -189,6 +190,7 @@ func (b *bench) runAll(ctx context.Context) error {
 var sectionKeys = map[string]string{
 	"policy": "policy cost", "latency": "per-call latency", "startup": "start-up",
 	"throughput": "throughput and memory", "concurrency": "concurrency", "soak": "soak",
+	"sandbox": "sandbox cost",
 }
 
 // selected reports whether -only admits the section called name (the peer

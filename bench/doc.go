@@ -18,7 +18,9 @@
 //  5. concurrency: 64 concurrent calls of sleep 0.2 with unique markers;
 //  6. policy cost: ns/op and allocs/op over shared/cases/benign.jsonl;
 //  7. soak: N sequential calls, server threads, fds, children and RSS
-//     before and after (read from /proc, never from inside the server).
+//     before and after (read from /proc, never from inside the server);
+//  8. sandbox cost: `true` and `true | true | true` through three servers
+//     side by side, MCP_SHELL_SANDBOX=off, limits and auto (the default).
 //
 // -smoke runs every section with few iterations, skips the peer and shrinks
 // the large outputs; it exits non-zero only when something breaks (a call

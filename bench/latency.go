@@ -235,16 +235,21 @@ func peerShell(s *server, command string, readBack bool, wantBytes int) func(con
 	}
 }
 
+// writeLatencyTable writes g's table (quantiles per series) and chart.
+func writeLatencyTable(p *part, g *latencyGroup) {
+	p.printf("**%s**\n\n| series | n | p10 | p50 | p90 | p99 | IQR |\n|---|---:|---:|---:|---:|---:|---:|\n", g.title)
+	for _, s := range g.series {
+		m := summarize(s.d)
+		p.printf("| %s | %d | %s | %s | %s | %s | %s |\n", s.name, m.N, ms(m.P10), ms(m.P50), ms(m.P90), ms(m.P99), ms(m.IQR()))
+	}
+	p.printf("\n```text\n%s```\n\n", latencyChart(g.series))
+}
+
 func (b *bench) reportLatency(groups []*latencyGroup, cpu []string, warm int) {
 	p := b.newPart("1–2. Per-call latency: ours against the os/exec floor and the peer")
 	p.printf("One stdio MCP session per server (go-sdk client in this process), kept open; each iteration runs every series once, in a rotating order (%d warm-up iterations dropped). Times are client-side round trips in milliseconds. Each table is followed by a chart of the same series: %s.\n\n", warm, chartLegend)
 	for _, g := range groups {
-		p.printf("**%s**\n\n| series | n | p10 | p50 | p90 | p99 | IQR |\n|---|---:|---:|---:|---:|---:|---:|\n", g.title)
-		for _, s := range g.series {
-			m := summarize(s.d)
-			p.printf("| %s | %d | %s | %s | %s | %s | %s |\n", s.name, m.N, ms(m.P10), ms(m.P50), ms(m.P90), ms(m.P99), ms(m.IQR()))
-		}
-		p.printf("\n```text\n%s```\n\n", latencyChart(g.series))
+		writeLatencyTable(p, g)
 	}
 	p.printf("Server-process CPU time per call (user+system of the server process only, not its children; from /proc/<pid>/stat, 10 ms ticks averaged over the loop): %s.\n\n", strings.Join(cpu, "; "))
 	for _, g := range groups {

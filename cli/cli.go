@@ -133,7 +133,9 @@ Usage:
   mcp-shell-server check --jsonl                 one verdict per stdin line {"id","argv","env","directory"}
   mcp-shell-server --version | --help
 
-This is not a sandbox: an allowed program runs with the server's own OS authority.
+Where the kernel offers Landlock (Linux 6.7+), every program runs in its own kernel sandbox
+by default (MCP_SHELL_SANDBOX=auto): writes only in the allowed directories, only the
+programs its job needs, TCP only for network tools. The start-up line says which mode applies.
 See README.md ("Trusted execution contract") and SECURITY.md.
 
 `)
@@ -176,8 +178,9 @@ func serve(dirs []string, s Streams) int {
 		if launcher, err = sandbox.NewLauncher(cfg.Sandbox); err != nil {
 			return configError(s.Err, &config.Error{Var: "MCP_SHELL_SANDBOX", Problem: err.Error()})
 		}
-		log.Info("children start through the launcher", "sandbox", cfg.SandboxMode, "landlock_abi", launcher.ABI())
 	}
+	defer launcher.Close() // removes the calls' private temporary directories still pending
+	logSandbox(log, cfg, launcher)
 	auditLog := audit.New(auditW)
 	auditLog.SetDiagnostics(log)
 	defer closeWithin(auditLog.Close, server.FlushReserve)
@@ -227,6 +230,26 @@ func serverOptions(cfg *config.Config) server.Options {
 		Version:       Version(),
 		ExtraEnv:      policy.ExtraEnv,
 		Jobs:          jobOptions(cfg.Jobs),
+	}
+}
+
+// logSandbox writes the one start-up line saying how children are
+// confined: the effective mode (auto resolves to landlock or limits), and
+// why when it is less than asked for.
+func logSandbox(log *slog.Logger, cfg *config.Config, l *sandbox.Launcher) {
+	if l == nil {
+		log.Warn("sandbox off: children run unconfined, with this server's files and network", "sandbox", "off")
+		return
+	}
+	attrs := []any{"sandbox", l.Mode(), "requested", cfg.SandboxMode}
+	switch {
+	case l.Confined():
+		log.Info("sandbox: every stage runs confined by Landlock", append(attrs, "landlock_abi", l.ABI(),
+			"network", cfg.Sandbox.Network, "cache_dir", l.CacheDir())...)
+	case l.Fallback() != "":
+		log.Warn("sandbox: Landlock unavailable, children get only rlimits and no_new_privs", append(attrs, "reason", l.Fallback())...)
+	default:
+		log.Info("sandbox: children get rlimits and no_new_privs, no Landlock", attrs...)
 	}
 }
 

@@ -14,8 +14,9 @@ import (
 )
 
 // trustWarning is the trusted-execution warning written once at start-up.
-const trustWarning = "mcp-shell-server is not a sandbox: every allowed program runs with this server's OS identity, files, network and credentials. " +
-	"Argument rules are best-effort defence in depth. If requests or files may derive from untrusted input, run it inside an OS boundary (container, VM, jail)."
+const trustWarning = "every allowed program runs with this server's OS identity and credentials; argument rules are best-effort defence in depth, " +
+	"and the kernel sandbox (see the sandbox line) limits each program's writes, programs and network, not its reads of what this user can read. " +
+	"If requests or files may derive from untrusted input, run the server inside an OS boundary (container, VM, jail)."
 
 // warnAtStart writes the start-up warnings to the diagnostic log (stderr).
 func warnAtStart(log *slog.Logger, cfg *config.Config) {

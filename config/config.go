@@ -73,9 +73,10 @@ type Config struct {
 	HTTPTokenFile string
 	HTTPMaxBody   int64
 
-	// SandboxMode is "off", "limits" or "landlock". Launch is true when
-	// children start through the launcher (mode limits or landlock, or any
-	// MCP_SHELL_RLIMIT_* set); Sandbox is its configuration.
+	// SandboxMode is "auto", "landlock", "limits" or "off", as set.
+	// Launch is true when children start through the launcher (every mode
+	// but off, or off with an MCP_SHELL_RLIMIT_* set); Sandbox is its
+	// configuration.
 	SandboxMode string
 	Launch      bool
 	Sandbox     sandbox.Config
@@ -433,23 +434,19 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// setSandbox builds the launcher configuration. The launcher costs one
-// extra process start per stage, so it runs only when asked for: mode
-// limits or landlock, or an explicit MCP_SHELL_RLIMIT_* value. With it,
-// unset limits take sandbox.DefaultLimits.
+// setSandbox builds the launcher configuration. Mode off starts
+// children directly, unless an MCP_SHELL_RLIMIT_* is set (then mode
+// limits); the other modes start them through the launcher, with unset
+// limits taking sandbox.DefaultLimits.
 func (cfg *Config) setSandbox(env Env) error {
 	cfg.SandboxMode = strings.TrimSpace(env.Sandbox)
-	mode := sandbox.ModeOff
-	switch cfg.SandboxMode {
-	case "off", "limits":
-	case "landlock":
-		mode = sandbox.ModeLandlock
-	default:
-		return &Error{Var: "MCP_SHELL_SANDBOX", Problem: fmt.Sprintf("%q is not off, limits or landlock", env.Sandbox)}
+	mode := cfg.SandboxMode
+	if !slices.Contains([]string{sandbox.ModeAuto, sandbox.ModeLandlock, sandbox.ModeLimits, sandbox.ModeOff}, mode) {
+		return &Error{Var: "MCP_SHELL_SANDBOX", Problem: fmt.Sprintf("%q is not auto, landlock, limits or off", env.Sandbox)}
 	}
 	network := strings.TrimSpace(env.SandboxNetwork)
-	if network != "deny" && network != "allow" {
-		return &Error{Var: "MCP_SHELL_SANDBOX_NETWORK", Problem: fmt.Sprintf("%q is not deny or allow", env.SandboxNetwork)}
+	if !slices.Contains([]string{sandbox.NetworkFamily, sandbox.NetworkDeny, sandbox.NetworkAllow}, network) {
+		return &Error{Var: "MCP_SHELL_SANDBOX_NETWORK", Problem: fmt.Sprintf("%q is not family, deny or allow", env.SandboxNetwork)}
 	}
 	limits := sandbox.DefaultLimits()
 	explicit := false
@@ -458,17 +455,44 @@ func (cfg *Config) setSandbox(env Env) error {
 			*r.limit, explicit = **r.field, true
 		}
 	}
-	for _, d := range env.SandboxReadDirs {
-		if !filepath.IsAbs(d) || filepath.Clean(d) != d {
-			return &Error{Var: "MCP_SHELL_SANDBOX_READ_DIRS", Problem: fmt.Sprintf("%q must be an absolute, clean path", d)}
+	for v, dirs := range map[string][]string{"MCP_SHELL_SANDBOX_READ_DIRS": env.SandboxReadDirs, "MCP_SHELL_SANDBOX_CACHE_DIR": splitList(env.SandboxCacheDir)} {
+		for _, d := range dirs {
+			if !filepath.IsAbs(d) || filepath.Clean(d) != d {
+				return &Error{Var: v, Problem: fmt.Sprintf("%q must be an absolute, clean path", d)}
+			}
 		}
 	}
-	cfg.Launch = cfg.SandboxMode != "off" || explicit
+	exec, err := sandboxExec(env.SandboxExec)
+	if err != nil {
+		return err
+	}
+	if mode == sandbox.ModeOff && explicit {
+		mode = sandbox.ModeLimits
+	}
+	cfg.Launch = mode != sandbox.ModeOff
 	cfg.Sandbox = sandbox.Config{
-		Mode: mode, ReadDirs: env.SandboxReadDirs, WriteDirs: cfg.AllowedDirs,
-		Network: network == "allow", BestEffort: env.SandboxBestEffort, Limits: limits,
+		Mode: mode, ReadDirs: env.SandboxReadDirs, WriteDirs: cfg.AllowedDirs, Network: network,
+		BestEffort: env.SandboxBestEffort, Limits: limits, Exec: exec, CacheDir: strings.TrimSpace(env.SandboxCacheDir),
 	}
 	return nil
+}
+
+// sandboxExec parses MCP_SHELL_SANDBOX_EXEC entries PROGRAM=HELPER[:HELPER...].
+func sandboxExec(entries []string) (map[string][]string, error) {
+	out := map[string][]string{}
+	for _, e := range entries {
+		prog, helpers, ok := strings.Cut(e, "=")
+		if !ok || prog == "" || helpers == "" {
+			return nil, &Error{Var: "MCP_SHELL_SANDBOX_EXEC", Problem: fmt.Sprintf("%q is not PROGRAM=HELPER[:HELPER...]", e)}
+		}
+		for _, h := range strings.Split(helpers, ":") {
+			if h == "" || strings.Contains(h, "/") && (!filepath.IsAbs(h) || filepath.Clean(h) != h) {
+				return nil, &Error{Var: "MCP_SHELL_SANDBOX_EXEC", Problem: fmt.Sprintf("helper %q of %s must be a name, an absolute clean path or *", h, prog)}
+			}
+			out[prog] = append(out[prog], h)
+		}
+	}
+	return out, nil
 }
 
 // checkServerNames refuses to delegate the server's own configuration to

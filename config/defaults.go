@@ -17,8 +17,8 @@ const (
 	defaultTransport      = "stdio"
 	defaultHTTPAddr       = "127.0.0.1:8080"
 	defaultHTTPMaxBody    = 8 << 20 // bytes
-	defaultSandbox        = "off"
-	defaultSandboxNetwork = "deny"
+	defaultSandbox        = "auto"
+	defaultSandboxNetwork = "family"
 )
 
 // Defaults of jobs, retained output and the text limit (issue 14).

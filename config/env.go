@@ -41,9 +41,11 @@ type Env struct {
 	HTTPToken         string   `env:"MCP_SHELL_HTTP_TOKEN" desc:"bearer token clients must send over http (prefer MCP_SHELL_HTTP_TOKEN_FILE)"`
 	HTTPTokenFile     string   `env:"MCP_SHELL_HTTP_TOKEN_FILE" desc:"file holding the bearer token for the http transport"`
 	HTTPMaxBody       int64    `env:"MCP_SHELL_HTTP_MAX_BODY_BYTES" desc:"largest HTTP request body in bytes"`
-	Sandbox           string   `env:"MCP_SHELL_SANDBOX" desc:"off; limits (rlimits and no_new_privs through a launcher); or landlock (also a Landlock filesystem and network ruleset; refuses to start if the kernel cannot enforce it)"`
-	SandboxReadDirs   NameList `env:"MCP_SHELL_SANDBOX_READ_DIRS" desc:"absolute directories children may read and execute under landlock; the allowed directories are always read-write"`
-	SandboxNetwork    string   `env:"MCP_SHELL_SANDBOX_NETWORK" desc:"deny or allow TCP (and MPTCP, SCTP, raw sockets) for children under landlock"`
+	Sandbox           string   `env:"MCP_SHELL_SANDBOX" desc:"auto: every stage confined by Landlock where the kernel offers ABI 4 (Linux 6.7), else only rlimits and no_new_privs, said in one start-up line; landlock: the same but refuse to start without it; limits: rlimits and no_new_privs only; off: nothing"`
+	SandboxReadDirs   NameList `env:"MCP_SHELL_SANDBOX_READ_DIRS" desc:"absolute directories children may read; families that run programs (make, go, npm, pip, cargo ...) may also execute beneath them, other stages read them without the program directories (/usr/bin ...)"`
+	SandboxNetwork    string   `env:"MCP_SHELL_SANDBOX_NETWORK" desc:"family: TCP only for stages whose job is the network (curl, wget, docker, kubectl; git, go, npm, pnpm, yarn, pip, cargo subcommands that fetch); deny or allow: for every stage"`
+	SandboxExec       NameList `env:"MCP_SHELL_SANDBOX_EXEC" desc:"comma list PROGRAM=HELPER[:HELPER...] widening what one program (argv[0] as in ALLOW_COMMANDS) may execute under Landlock: names looked up in the child PATH, absolute paths (a directory grants what is beneath it), or * to execute like make"`
+	SandboxCacheDir   string   `env:"MCP_SHELL_SANDBOX_CACHE_DIR" desc:"absolute directory holding the caches the sandbox gives go, npm, pip, cargo ... (GOCACHE, npm_config_cache, PIP_CACHE_DIR, CARGO_HOME); default mcp-shell-server beneath $XDG_CACHE_HOME or ~/.cache"`
 	SandboxBestEffort bool     `env:"MCP_SHELL_SANDBOX_BEST_EFFORT" desc:"1/true accepts a kernel with an older Landlock ABI and enforces what it offers"`
 	RlimitCPU         *uint64  `env:"MCP_SHELL_RLIMIT_CPU_SECONDS" desc:"RLIMIT_CPU of every child in seconds (0 = inherit); setting any MCP_SHELL_RLIMIT_* turns the launcher on, and unset ones then take their default"`
 	RlimitAS          *uint64  `env:"MCP_SHELL_RLIMIT_AS_BYTES" desc:"RLIMIT_AS of every child in bytes (0 = inherit, the default: Go, Java and Node reserve large address ranges)"`

@@ -253,10 +253,10 @@ func (m *Manager) Close() {
 
 // start forks a child on the forker thread and registers it as owned;
 // onStarted runs before the reaper can look at the child.
-func (m *Manager) start(path string, argv []string, attr *os.ProcAttr, onStarted func(pid int)) (p *os.Process, err error) {
+func (m *Manager) start(start func() (*os.Process, error), onStarted func(pid int)) (p *os.Process, err error) {
 	m.forkMu.Lock()
 	defer m.forkMu.Unlock()
-	onForker(func() { p, err = os.StartProcess(path, argv, attr) })
+	p, err = start()
 	if err != nil {
 		return nil, err
 	}
@@ -330,11 +330,21 @@ func (c *Call) CgroupFD() int {
 // then call Reaped. attr.Sys is the caller's: the package sets nothing in
 // it.
 func (c *Call) Start(path string, argv []string, attr *os.ProcAttr) (*os.Process, error) {
+	return c.StartWith(func() (p *os.Process, err error) {
+		onForker(func() { p, err = os.StartProcess(path, argv, attr) })
+		return p, err
+	})
+}
+
+// StartWith is Start with another way of forking (the sandbox's
+// restricted thread): start must fork from a thread that lives until the
+// process exits, since attr's parent-death signal refers to that thread.
+func (c *Call) StartWith(start func() (*os.Process, error)) (*os.Process, error) {
 	var onStarted func(int)
 	if c.m.tr != nil {
 		onStarted = func(pid int) { c.m.tr.addStage(c, pid) }
 	}
-	return c.m.start(path, argv, attr, onStarted)
+	return c.m.start(start, onStarted)
 }
 
 // Reaped tells the manager that the caller has reaped p, a process from

@@ -91,7 +91,10 @@ func (m *Manager) startWatchdog(exe string, cgroupFD int, args ...string) (*watc
 		Files: []*os.File{null, null, os.Stderr, r, readyW},
 		Sys:   &syscall.SysProcAttr{Setsid: true, UseCgroupFD: cgroupFD >= 0, CgroupFD: cgroupFD},
 	}
-	p, err := m.start(exe, append([]string{exe, WatchdogArg}, args...), attr, nil)
+	p, err := m.start(func() (p *os.Process, err error) {
+		onForker(func() { p, err = os.StartProcess(exe, append([]string{exe, WatchdogArg}, args...), attr) })
+		return p, err
+	}, nil)
 	readyW.Close()
 	if err != nil {
 		w.Close()

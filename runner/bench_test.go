@@ -43,10 +43,10 @@ func BenchmarkRunPipeline3(b *testing.B) {
 }
 
 // BenchmarkRunTrueLauncher is BenchmarkRunTrue through the sandbox
-// launcher in mode off (rlimits and no_new_privs only): the difference
+// launcher in mode limits (rlimits and no_new_privs only): the difference
 // is the launcher's cost per stage.
 func BenchmarkRunTrueLauncher(b *testing.B) {
-	benchLauncher(b, sandbox.ModeOff)
+	benchLauncher(b, sandbox.ModeLimits)
 }
 
 // BenchmarkRunTrueLandlock adds the Landlock ruleset and the per-call

@@ -53,20 +53,19 @@
 //     reused while they are signalled. Pipe reads are abandoned shortly
 //     after that final SIGKILL, so a descendant the lifetime mechanism does
 //     not see (session mode, setsid) cannot hold the call open.
-//   - With Spec.Sandbox, every stage is started through the sandbox
-//     launcher (the server binary in its hidden launcher mode), which sets
-//     the rlimits and no_new_privs, applies the Landlock ruleset when
-//     confined, and execs the resolved program with the stage's argv and
-//     exactly Spec.Env. Each launcher gets a close-on-exec status pipe as
-//     fd 3; Run waits until every launcher has exec'd or reported, and a
-//     report becomes a *LaunchError wrapping a *sandbox.StartError (stages
-//     already started are killed and reaped). A confined call gets a
-//     private temporary directory (TMPDIR unless Env sets it), removed
-//     before Run returns.
+//   - With Spec.Sandbox, every stage is started by the launcher
+//     (sandbox.Launcher.Start) with the process attributes startStage
+//     builds, which applies the stage's confinement and execs the
+//     resolved program with the stage's argv and Spec.Env plus its
+//     family's cache variables. A stage the launcher refuses becomes a
+//     *LaunchError wrapping a *sandbox.StartError (stages already started
+//     are killed and reaped). A confined call gets a private temporary
+//     directory (sandbox.Launcher.CallDir; TMPDIR unless Env sets it),
+//     given back to the launcher before Run returns.
 //
 // Not covered: in lifetime's session mode (no lifetime.Setup, or neither a
 // cgroup nor a subreaper available) descendants that leave their stage's
 // session keep running; the limits of the other modes are in package
-// lifetime's doc; without Spec.Sandbox no rlimits are set; callers cap the
+// lifetime's doc; a descendant keeps its stage's confinement; without Spec.Sandbox no rlimits are set; callers cap the
 // number of concurrent calls.
 package runner

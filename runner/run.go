@@ -77,9 +77,6 @@ func run(ctx context.Context, s Spec) (Result, error) {
 	defer pl.closeParentEnds()
 	g, err := start(s, paths, pl, sb, call)
 	pl.closeChildEnds() // EOF must propagate once the children close theirs
-	if err == nil {
-		err = pl.awaitExec(s, g)
-	}
 	if err != nil {
 		g.fill(&res)
 		res.Outcome = ProcessError
@@ -128,10 +125,6 @@ type plumbing struct {
 	stdoutR *os.File
 	stderrR *os.File
 	sink    *os.File // the ">" or ">>" file
-	// statusW (child ends) and statusR are per stage the launcher's status
-	// pipe (sandbox.StatusFD in the child); nil without Spec.Sandbox.
-	statusW []*os.File
-	statusR []*os.File
 }
 
 // plumb opens the "<" file, creates the pipes, and opens the ">" file last
@@ -162,11 +155,6 @@ func plumb(s Spec) (pl *plumbing, err error) {
 	}
 	for i := range pl.files {
 		pl.files[i][2] = stderrW
-	}
-	if s.Sandbox != nil {
-		if err = pl.statusPipes(s); err != nil {
-			return pl, err
-		}
 	}
 	if s.StdoutFile != "" {
 		if pl.sink, err = redirect.OpenOutput(s.Dir, s.StdoutFile, s.StdoutAppend); err != nil {
@@ -218,12 +206,7 @@ func (pl *plumbing) closeChildEnds() {
 			}
 		}
 	}
-	for _, f := range pl.statusW {
-		if f != nil {
-			f.Close()
-		}
-	}
-	pl.files, pl.statusW = nil, nil
+	pl.files = nil
 }
 
 func (pl *plumbing) closeParentEnds() {
@@ -233,12 +216,6 @@ func (pl *plumbing) closeParentEnds() {
 		}
 	}
 	pl.stdinW, pl.stdoutR, pl.stderrR, pl.sink = nil, nil, nil, nil
-	for _, f := range pl.statusR {
-		if f != nil {
-			f.Close()
-		}
-	}
-	pl.statusR = nil
 }
 
 // start launches every stage (see startStage) as part of call. On failure
@@ -250,20 +227,11 @@ func start(s Spec, paths []string, pl *plumbing, sb *callSandbox, call *lifetime
 	}
 	g := &group{call: call}
 	for i, argv := range s.Stages {
-		attr := &os.ProcAttr{
-			Dir:   s.Dir.Path(),
-			Env:   env,
-			Files: pl.files[i][:],
-		}
-		path := paths[i]
-		if sb != nil {
-			path, argv = sb.wrap(path, argv)
-			attr.Files = append(attr.Files, pl.statusW[i])
-		}
-		p, err := startStage(call, path, argv, attr)
+		attr := &os.ProcAttr{Dir: s.Dir.Path(), Env: env, Files: pl.files[i][:]}
+		p, err := startStage(call, paths[i], argv, attr, sb)
 		if err != nil {
 			g.abort()
-			return g, &LaunchError{Argv0: s.Stages[i][0], Err: err}
+			return g, &LaunchError{Argv0: argv[0], Err: err}
 		}
 		g.add(p)
 	}

@@ -1,9 +1,7 @@
 package runner
 
 import (
-	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -28,7 +26,7 @@ func newCallSandbox(s *Spec) (*callSandbox, error) {
 	if !s.Sandbox.Confined() {
 		return sb, nil
 	}
-	dir, err := os.MkdirTemp("", "mcp-shell-call-")
+	dir, err := s.Sandbox.CallDir()
 	if err != nil {
 		return nil, &LaunchError{Argv0: s.Stages[0][0], Err: err}
 	}
@@ -39,61 +37,22 @@ func newCallSandbox(s *Spec) (*callSandbox, error) {
 	return sb, nil
 }
 
-// wrap returns the launcher command for one stage.
-func (sb *callSandbox) wrap(path string, argv []string) (string, []string) {
-	if sb.tmp == "" {
-		return sb.l.Command(path, argv)
+// start starts one stage through the launcher, with the call's private
+// temporary directory writable.
+func (sb *callSandbox) start(path string, argv []string, attr *os.ProcAttr) (*os.Process, error) {
+	st := sandbox.Stage{Path: path, Argv: argv}
+	if sb.tmp != "" {
+		st.Writable = []string{sb.tmp}
 	}
-	return sb.l.Command(path, argv, sb.tmp)
+	return sb.l.Start(st, attr)
 }
 
-// cleanup removes the temporary directory. Every process of the call has
-// been killed by then; a child may have left directories without write
-// permission, so those are opened up and the removal retried once.
+// cleanup gives the temporary directory back to the launcher, which
+// removes it in the background. Every process of the call has been
+// killed by then.
 func (sb *callSandbox) cleanup() {
 	if sb == nil || sb.tmp == "" {
 		return
 	}
-	if os.RemoveAll(sb.tmp) == nil {
-		return
-	}
-	_ = filepath.WalkDir(sb.tmp, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
-			_ = os.Chmod(p, 0o700) // Chmod does not follow a symlink here: d is a directory
-		}
-		return nil
-	})
-	_ = os.RemoveAll(sb.tmp)
-}
-
-// statusPipes creates one launcher status pipe per stage.
-func (pl *plumbing) statusPipes(s Spec) error {
-	n := len(s.Stages)
-	pl.statusR, pl.statusW = make([]*os.File, n), make([]*os.File, n)
-	for i := range n {
-		r, w, err := pl.pipe(s)
-		if err != nil {
-			return err
-		}
-		pl.statusR[i], pl.statusW[i] = r, w
-	}
-	return nil
-}
-
-// awaitExec waits until every stage's launcher has exec'd its target or
-// reported a failure (its status pipe reaches EOF either way, the parent's
-// write ends being closed already). On the first failure every stage is
-// killed and reaped and a *LaunchError wrapping the *sandbox.StartError
-// is returned.
-func (pl *plumbing) awaitExec(s Spec, g *group) error {
-	for i, r := range pl.statusR {
-		err := sandbox.ReadStatus(r)
-		r.Close()
-		pl.statusR[i] = nil
-		if err != nil {
-			g.abort()
-			return &LaunchError{Argv0: s.Stages[i][0], Err: err}
-		}
-	}
-	return nil
+	sb.l.ReleaseCallDir(sb.tmp)
 }

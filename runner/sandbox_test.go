@@ -13,9 +13,15 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
+// requireLandlock skips when the kernel cannot enforce the full ruleset,
+// or fails when MCP_SHELL_REQUIRE_LANDLOCK is set (CI: the proofs must
+// run).
 func requireLandlock(t testing.TB) {
 	t.Helper()
 	if abi, err := sandbox.KernelABI(); err != nil || abi < sandbox.ABINetwork {
+		if os.Getenv("MCP_SHELL_REQUIRE_LANDLOCK") != "" {
+			t.Fatalf("Landlock ABI >= %d not available (ABI %d, %v) and MCP_SHELL_REQUIRE_LANDLOCK is set", sandbox.ABINetwork, abi, err)
+		}
 		t.Skipf("Landlock ABI >= %d not available (ABI %d, %v)", sandbox.ABINetwork, abi, err)
 	}
 }
@@ -30,17 +36,20 @@ func tempRoot(t interface {
 }
 
 // sandboxed returns a spec like newSpec whose stages run through the
-// launcher in mode, with the spec's Dir as the only writable tree.
+// launcher in mode, with the spec's Dir as the only writable tree; sh,
+// the harness of many rows, may run programs (MCP_SHELL_SANDBOX_EXEC=sh=*).
 func sandboxed(t testing.TB, mode string, stages ...[]string) Spec {
 	t.Helper()
 	if mode == sandbox.ModeLandlock {
 		requireLandlock(t)
 	}
 	s := newSpec(t, stages...)
-	l, err := sandbox.NewLauncher(sandbox.Config{Mode: mode, WriteDirs: []string{s.Dir.Real()}, Limits: sandbox.DefaultLimits()})
+	l, err := sandbox.NewLauncher(sandbox.Config{Mode: mode, WriteDirs: []string{s.Dir.Real()}, Limits: sandbox.DefaultLimits(),
+		Exec: map[string][]string{"sh": {sandbox.ExecAny}}})
 	if err != nil {
 		t.Fatalf("NewLauncher: %v", err)
 	}
+	t.Cleanup(l.Close)
 	s.Sandbox = l
 	return s
 }
@@ -52,7 +61,7 @@ func sandboxed(t testing.TB, mode string, stages ...[]string) Spec {
 func TestRunSandboxed(t *testing.T) {
 	tempRoot(t)
 	requirePrograms(t, "sh", "cat", "sort", "head", "printf", "env", "sleep", "cp")
-	for _, mode := range []string{sandbox.ModeOff, sandbox.ModeLandlock} {
+	for _, mode := range []string{sandbox.ModeOff, sandbox.ModeLimits, sandbox.ModeLandlock} {
 		t.Run(mode, func(t *testing.T) {
 			tests := []struct {
 				name    string
@@ -119,8 +128,10 @@ func TestRunSandboxed(t *testing.T) {
 	}
 }
 
-// TestSandboxPrivateTmp: a confined call writes in its own TMPDIR, which
-// is gone when Run returns; a second call gets a different one.
+// TestSandboxPrivateTmp: a confined call writes in its own TMPDIR; a
+// directory left with files is removed after Run returns (in the
+// background: gone once the launcher's Close returns) and the next call
+// gets another one.
 func TestSandboxPrivateTmp(t *testing.T) {
 	tempRoot(t)
 	requirePrograms(t, "sh")
@@ -132,6 +143,7 @@ func TestSandboxPrivateTmp(t *testing.T) {
 			t.Fatalf("Run = %s, %v", summary(r), err)
 		}
 		dir := strings.TrimSpace(string(r.Stdout))
+		s.Sandbox.Close()
 		if _, err := os.Lstat(dir); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("private TMPDIR %q still exists after Run (%v)", dir, err)
 		}
@@ -208,8 +220,8 @@ func TestSandboxLaunchFailure(t *testing.T) {
 	}
 }
 
-// TestSandboxNoLeaks: launcher status pipes and private directories are
-// released on every path.
+// TestSandboxNoLeaks: descriptors, threads' children and private
+// directories are released on every path.
 func TestSandboxNoLeaks(t *testing.T) {
 	tempRoot(t)
 	requirePrograms(t, "sh", "sleep", "true")
@@ -228,6 +240,7 @@ func TestSandboxNoLeaks(t *testing.T) {
 			s := sandboxed(t, sandbox.ModeLandlock, stages...)
 			_, _ = Run(t.Context(), s)
 			s.Dir.Close() // the spec's own handle, not the runner's
+			s.Sandbox.Close()
 		}
 	}
 	batch()

@@ -59,13 +59,13 @@ type Spec struct {
 	// close it again after Run (harmless), which covers a run that failed
 	// before it got that far.
 	StdinFrom *os.File
-	// Sandbox, when not nil, starts every stage through the launcher
-	// mode: "<server> sandbox.LauncherArg <config> -- <resolved path>
-	// <argv...>", which applies the rlimits, no_new_privs and (when
-	// Sandbox.Confined) the Landlock ruleset before it execs the stage.
-	// A confined call also gets a private temporary directory (mode 0700
-	// under os.TempDir, writable under the ruleset, removed when Run
-	// returns), exported as TMPDIR unless Env already sets TMPDIR.
+	// Sandbox, when not nil, starts every stage through the launcher,
+	// which applies the rlimits, no_new_privs and (when
+	// Sandbox.Confined) the stage's Landlock ruleset before the stage's
+	// program runs. A confined call also gets a private temporary
+	// directory (mode 0700 under os.TempDir, writable under the ruleset,
+	// given back to the launcher when Run returns), exported as TMPDIR
+	// unless Env already sets TMPDIR.
 	Sandbox *sandbox.Launcher
 }
 

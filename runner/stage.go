@@ -23,13 +23,19 @@ import (
 //   - UseCgroupFD/CgroupFD: in lifetime's cgroup mode the stage is created
 //     inside the call's cgroup (clone3 CLONE_INTO_CGROUP), so it and all its
 //     descendants are in it from the first instruction.
-func startStage(c *lifetime.Call, path string, argv []string, attr *os.ProcAttr) (*os.Process, error) {
+//   - With a sandbox, the launcher starts the stage from its restricted
+//     thread (which lives until the stage exits, so the parent-death signal
+//     still means the server died) and keeps these attributes.
+func startStage(c *lifetime.Call, path string, argv []string, attr *os.ProcAttr, sb *callSandbox) (*os.Process, error) {
 	fd := c.CgroupFD()
 	attr.Sys = &syscall.SysProcAttr{
 		Setsid:      true,
 		Pdeathsig:   syscall.SIGKILL,
 		UseCgroupFD: fd >= 0,
 		CgroupFD:    fd,
+	}
+	if sb != nil {
+		return c.StartWith(func() (*os.Process, error) { return sb.start(path, argv, attr) })
 	}
 	return c.Start(path, argv, attr)
 }

@@ -1,34 +1,58 @@
 package sandbox
 
 import (
+	"os"
 	"syscall"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
-// BenchmarkRulesetFD is the launcher's Landlock work per launch apart
-// from the final landlock_restrict_self: building the default ruleset
-// (one O_PATH open and landlock_add_rule per tree).
+// BenchmarkRulesetFD is the Landlock work per launch apart from the final
+// landlock_restrict_self: building a leaf stage's ruleset (one O_PATH
+// open and landlock_add_rule per tree or file).
 func BenchmarkRulesetFD(b *testing.B) {
 	requireLandlock(b)
 	abi, err := KernelABI()
 	if err != nil {
 		b.Fatal(err)
 	}
-	p := policy{abi: min(abi, maxABI), readDirs: DefaultReadDirs, writeDirs: []string{b.TempDir()}, extraRead: []string{"/bin/true"}, extraWrite: []string{b.TempDir()}}
+	read := leafReads(DefaultReadDirs)
+	p := policy{ABI: min(abi, maxABI), Read: read, Write: []string{b.TempDir(), b.TempDir()},
+		Exec: append([]string{"/usr/bin/true"}, interpreters("/usr/bin/true", "")...), held: holdPaths(read, deviceRW, deviceRO)}
 	for b.Loop() {
-		fd, _, err := p.rulesetFD()
+		fd, err := p.rulesetFD()
 		if err != nil {
 			b.Fatal(err)
 		}
-		syscall.Close(fd)
+		unix.Close(fd)
 	}
 }
 
-// BenchmarkCommand is the server-side cost of wrapping one stage with a
-// per-call writable directory (JSON encoding of the configuration).
-func BenchmarkCommand(b *testing.B) {
-	l := &Launcher{exe: "/x", cfg: Config{Mode: ModeLandlock, WriteDirs: []string{"/work"}, Limits: DefaultLimits()}, abi: 7}
-	for b.Loop() {
-		l.Command("/bin/true", []string{"true"}, "/tmp/mcp-shell-call-1")
+// BenchmarkStart is one confined start and wait of true, against the
+// same start without the launcher.
+func BenchmarkStart(b *testing.B) {
+	requireLandlock(b)
+	work := b.TempDir()
+	path := lookPath(b, "true")
+	for _, mode := range []string{"direct", ModeLimits, ModeLandlock} {
+		b.Run(mode, func(b *testing.B) {
+			start := func() (*os.Process, error) {
+				return os.StartProcess(path, []string{"true"}, &os.ProcAttr{Env: []string{testPath}, Sys: &syscall.SysProcAttr{Setpgid: true}})
+			}
+			if mode != "direct" {
+				l := newLauncher(b, Config{Mode: mode, WriteDirs: []string{work}, Limits: DefaultLimits()})
+				start = func() (*os.Process, error) {
+					return l.Start(Stage{Path: path, Argv: []string{"true"}}, &os.ProcAttr{Env: []string{testPath}, Sys: &syscall.SysProcAttr{Setpgid: true}})
+				}
+			}
+			for b.Loop() {
+				p, err := start()
+				if err != nil {
+					b.Fatal(err)
+				}
+				p.Wait()
+			}
+		})
 	}
 }

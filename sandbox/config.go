@@ -10,11 +10,27 @@ import (
 
 // Modes of Config.Mode (MCP_SHELL_SANDBOX).
 const (
-	// ModeOff runs children without Landlock; the launcher still sets the
-	// rlimits and no_new_privs.
+	// ModeOff starts children directly: no rlimits, no no_new_privs.
 	ModeOff = "off"
-	// ModeLandlock confines every child with a Landlock ruleset.
+	// ModeLimits sets the rlimits and no_new_privs, without Landlock.
+	ModeLimits = "limits"
+	// ModeLandlock confines every stage with its Landlock ruleset and
+	// refuses to start when the kernel cannot enforce it.
 	ModeLandlock = "landlock"
+	// ModeAuto is ModeLandlock where the kernel offers the needed ABI and
+	// ModeLimits elsewhere (Launcher.Mode reports which one applies).
+	ModeAuto = "auto"
+)
+
+// Network policies of Config.Network (MCP_SHELL_SANDBOX_NETWORK).
+const (
+	// NetworkFamily denies TCP except to stages whose family's everyday
+	// job is the network (argvrules.Family.Network).
+	NetworkFamily = "family"
+	// NetworkDeny denies TCP to every stage.
+	NetworkDeny = "deny"
+	// NetworkAllow leaves the network of every stage unrestricted.
+	NetworkAllow = "allow"
 )
 
 // Landlock ABI versions the configuration needs (Linux kernel
@@ -25,23 +41,17 @@ const (
 	// file outside the writable trees could still be emptied.
 	ABIFilesystem = 3
 	// ABINetwork is the least ABI that restricts TCP bind(2) and
-	// connect(2): ABI 4 (Linux 6.7). Needed unless Config.Network.
+	// connect(2): ABI 4 (Linux 6.7). Needed unless every stage may use
+	// the network (NetworkAllow).
 	ABINetwork = 4
 	// maxABI is the newest ABI go-landlock v0.11.2 knows (landlock.V11).
 	maxABI = 11
 )
 
-// DefaultReadDirs are the read-and-execute trees when Config.ReadDirs is
-// nil (MCP_SHELL_SANDBOX_READ_DIRS unset): the usual system directories.
+// DefaultReadDirs are the trees of Config.ReadDirs when it is nil
+// (MCP_SHELL_SANDBOX_READ_DIRS unset): the usual system directories.
 // Missing ones are skipped.
 var DefaultReadDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"}
-
-// deviceRW and deviceRO are device files every child may use; missing ones
-// are skipped. No ioctl right is granted on them.
-var (
-	deviceRW = []string{"/dev/null", "/dev/zero", "/dev/full"}
-	deviceRO = []string{"/dev/random", "/dev/urandom"}
-)
 
 // Limits are the rlimits of every child (setrlimit(2)); 0 leaves the
 // server's limit in place. A value above the server's hard limit is
@@ -74,45 +84,66 @@ func DefaultLimits() Limits {
 	return Limits{NProc: 4096, FSizeBytes: 1 << 30, NoFile: 1024}
 }
 
+func (l Limits) any() bool { return l != Limits{} }
+
 // Config is the sandbox configuration, fixed at start-up.
 type Config struct {
-	// Mode is ModeOff ("" means off) or ModeLandlock (MCP_SHELL_SANDBOX).
+	// Mode is ModeOff ("" means off), ModeLimits, ModeLandlock or
+	// ModeAuto (MCP_SHELL_SANDBOX).
 	Mode string
-	// ReadDirs are absolute trees children may read and execute
-	// (MCP_SHELL_SANDBOX_READ_DIRS); nil means DefaultReadDirs. Missing
+	// ReadDirs are absolute trees children may read
+	// (MCP_SHELL_SANDBOX_READ_DIRS); nil means DefaultReadDirs. Stages of
+	// families that run other programs may also execute beneath them;
+	// every other stage reads them without the program directories
+	// (programDirs) and executes only its own executables. Missing
 	// directories are skipped.
 	ReadDirs []string
 	// WriteDirs are absolute trees children may read and write: the
 	// allowed directories. They must exist.
 	WriteDirs []string
-	// Network keeps TCP (and, on newer ABIs, UDP and pathname UNIX
-	// sockets) unrestricted (MCP_SHELL_SANDBOX_NETWORK=allow).
-	Network bool
+	// Network is NetworkFamily ("" means family), NetworkDeny or
+	// NetworkAllow (MCP_SHELL_SANDBOX_NETWORK).
+	Network string
 	// BestEffort accepts a kernel whose Landlock ABI is below the needed
 	// one and applies what it offers (MCP_SHELL_SANDBOX_BEST_EFFORT=1).
 	BestEffort bool
-	// Limits are applied in every mode.
+	// Limits are applied in modes limits, landlock and auto.
 	Limits Limits
+	// Exec widens the executables of single programs
+	// (MCP_SHELL_SANDBOX_EXEC): the key is an argv[0] as in
+	// ALLOW_COMMANDS (a name, or an exact path); the values are program
+	// names looked up in the child PATH or absolute paths (a directory
+	// grants everything beneath it), or ExecAny.
+	Exec map[string][]string
+	// CacheDir is the root of the server-managed cache directories
+	// (MCP_SHELL_SANDBOX_CACHE_DIR); "" means DefaultCacheDir().
+	CacheDir string
 }
 
-// ErrConfig reports an invalid Config: unknown mode or a path that is not
-// absolute, clean and valid UTF-8 or contains a NUL byte.
+// ExecAny in Config.Exec lets a program execute like the families that
+// run other programs (beneath ReadDirs and the writable trees).
+const ExecAny = "*"
+
+// ErrConfig reports an invalid Config: unknown mode or network policy,
+// or a path that is not absolute, clean and valid UTF-8 or contains a NUL
+// byte.
 var ErrConfig = errors.New("invalid sandbox configuration")
 
 // ErrUnavailable reports a kernel that cannot enforce the configuration:
 // no Landlock at all, or an ABI below RequiredABI without BestEffort.
 var ErrUnavailable = errors.New("landlock sandbox unavailable")
 
-// Landlock reports whether c asks for Landlock confinement.
-func (c Config) Landlock() bool { return c.Mode == ModeLandlock }
+// wantsLandlock reports whether c asks for Landlock where available.
+func (c Config) wantsLandlock() bool { return c.Mode == ModeLandlock || c.Mode == ModeAuto }
 
 // RequiredABI is the least Landlock ABI that enforces c completely:
-// ABINetwork when TCP is denied, ABIFilesystem otherwise, 0 in mode off.
+// ABIFilesystem when every stage may use the network, ABINetwork
+// otherwise; 0 when c asks for no Landlock.
 func (c Config) RequiredABI() int {
 	switch {
-	case !c.Landlock():
+	case !c.wantsLandlock():
 		return 0
-	case c.Network:
+	case c.Network == NetworkAllow:
 		return ABIFilesystem
 	default:
 		return ABINetwork
@@ -126,16 +157,32 @@ func (c Config) readDirs() []string {
 	return c.ReadDirs
 }
 
-// validate checks the mode and every path.
+// validate checks the mode, the network policy and every path.
 func (c Config) validate() error {
-	if c.Mode != "" && c.Mode != ModeOff && c.Mode != ModeLandlock {
-		return fmt.Errorf("%w: mode %q is not %q or %q", ErrConfig, c.Mode, ModeOff, ModeLandlock)
+	switch c.Mode {
+	case "", ModeOff, ModeLimits, ModeLandlock, ModeAuto:
+	default:
+		return fmt.Errorf("%w: mode %q is not off, limits, landlock or auto", ErrConfig, c.Mode)
 	}
-	for _, list := range [][]string{c.readDirs(), c.WriteDirs} {
-		for _, p := range list {
-			if err := checkPath(p); err != nil {
-				return err
+	switch c.Network {
+	case "", NetworkFamily, NetworkDeny, NetworkAllow:
+	default:
+		return fmt.Errorf("%w: network %q is not family, deny or allow", ErrConfig, c.Network)
+	}
+	paths := append(append([]string{}, c.readDirs()...), c.WriteDirs...)
+	if c.CacheDir != "" {
+		paths = append(paths, c.CacheDir)
+	}
+	for _, list := range c.Exec {
+		for _, e := range list {
+			if e != ExecAny && strings.Contains(e, "/") {
+				paths = append(paths, e)
 			}
+		}
+	}
+	for _, p := range paths {
+		if err := checkPath(p); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -1,45 +1,75 @@
-// Package sandbox confines the programs the server runs: an opt-in
-// Landlock ruleset (filesystem and TCP), resource limits (rlimits) and
-// no_new_privs, applied by a small launcher between fork and the target's
-// execve so that the server process itself stays unconfined.
+// Package sandbox confines the programs the server runs: per pipeline
+// stage a Landlock ruleset (filesystem, executables, TCP), a seccomp
+// socket filter, rlimits and no_new_privs, without confining the server
+// itself and without starting a second program per stage.
 //
-// Contract:
+// # Modes
 //
-//   - The server binary re-executes itself as the launcher:
-//     "<server> LauncherArg <encoded config> -- <target path> <argv...>".
-//     main must call RunLauncher(os.Args[2:]) when os.Args[1] is
-//     LauncherArg, before anything else (no flag parsing, no logging, no
-//     configuration loading). Launcher.Command builds that argv.
-//   - The launcher sets the rlimits of Limits (never raising a hard limit),
-//     sets PR_SET_NO_NEW_PRIVS, applies the Landlock ruleset when Mode is
-//     "landlock", and then execve's the target with the target argv
-//     (argv[0] as the client sent it) and exactly the environment it was
-//     given. Nothing of its own configuration reaches the target: the
-//     configuration travels in the launcher's argv, which execve replaces.
-//   - Fail closed: any error before the target's execve (bad configuration,
-//     a ruleset the kernel refuses, the target's own execve failing) is
-//     written to the status descriptor StatusFD and the launcher exits with
-//     status 126 without running the target. ReadStatus turns that report
-//     into a *StartError; a status pipe closed without a report means the
-//     target's execve succeeded (the descriptor is close-on-exec).
-//   - Probe checks at start-up that the kernel offers the Landlock ABI the
-//     configuration needs (ABINetwork when TCP is denied, ABIFilesystem
-//     otherwise) and builds the ruleset once without enforcing it, so that
-//     a missing directory or an old kernel stops the server instead of
-//     every call. Only Config.BestEffort accepts a lower ABI (never ABI 0:
-//     a kernel without Landlock always refuses).
+// Config.Mode is ModeAuto (the server's default: ModeLandlock where the
+// kernel offers Config.RequiredABI, ModeLimits elsewhere, with
+// Launcher.Fallback saying why), ModeLandlock (fail closed: NewLauncher
+// returns ErrUnavailable), ModeLimits (rlimits and no_new_privs) or
+// ModeOff (stages start directly). Launcher.Mode is the effective mode,
+// for the start-up line and the audit record.
 //
-// What the ruleset allows: read and execute beneath ReadDirs (default
-// DefaultReadDirs) and on the target program; read and write beneath
-// WriteDirs and the call's private temporary directory; read and write on
-// /dev/null, /dev/zero, /dev/full, read on /dev/random and /dev/urandom.
-// Everything else the ABI can restrict is denied: other writes, reads
-// outside those trees, TCP bind and connect (ABI 4+, unless Network),
-// pathname UNIX socket connects (ABI 9+, unless Network), UDP (ABI 10+,
-// unless Network), signals to and abstract UNIX sockets of processes
-// outside the sandbox (ABI 6+). Unless Network, a seccomp filter also
-// refuses the sockets Landlock does not see (MPTCP, SCTP, raw; and
-// AF_UNIX below ABI 9). Landlock does not restrict stat(2),
-// chdir(2), reads of descriptors inherited from the server, or anything
-// the kernel does not route through it; see SECURITY-sandbox.md.
+// # Contract
+//
+//   - Launcher.Start starts one stage with the caller's *os.ProcAttr
+//     (its SysProcAttr is kept; only Ptrace is added) and returns once the
+//     program's execve succeeded, or a *StartError and nothing to reap.
+//   - In modes limits and landlock the stage starts from a new locked OS
+//     thread of the server that first restricts itself (no_new_privs;
+//     mode landlock: the stage's ruleset, then the socket filter unless
+//     the stage may use the network); the child inherits the thread's
+//     restrictions. The thread is never unlocked, lives until the stage
+//     exits (it is the parent thread PR_SET_PDEATHSIG refers to), and
+//     ends with its goroutine. The rlimits are set with prlimit(2) while
+//     the child is stopped after its execve (PTRACE_TRACEME), then it is
+//     detached. Where a traced start fails (checked once per process, off
+//     the start-up path), the server binary is re-executed as a launcher
+//     instead: main must call RunLauncher(os.Args[2:]) when os.Args[1] is
+//     LauncherArg, before anything else; failures travel on the close-on-
+//     exec StatusFD and become a *StartError.
+//   - A stage's ruleset (Stage, profile.go): it executes its resolved
+//     program, that program's interpreters (ELF PT_INTERP, #!, and
+//     #!/usr/bin/env's program), its family's Exec helpers
+//     (argvrules.Family, by the base name of argv[0]) and Config.Exec's
+//     entries for its argv[0]. Families that RunsPrograms, and programs
+//     Config.Exec gives ExecAny, execute beneath Config.ReadDirs and the
+//     writable trees instead. Every other stage (a leaf: also every
+//     program no family covers) reads Config.ReadDirs without
+//     programDirs and cannot execute in the writable trees. Every stage
+//     writes beneath Config.WriteDirs, Stage.Writable (the call's
+//     temporary directory) and its family's Caches, reads and writes
+//     /dev/null, /dev/zero, /dev/full, reads /dev/random, /dev/urandom.
+//     TCP per Config.Network: NetworkFamily grants it to a stage whose
+//     family's Network says so. Everything else the ABI can restrict is
+//     denied, including signals to and abstract UNIX sockets of processes
+//     outside the sandbox (ABI 6+).
+//   - The environment of a stage gains its family's cache variables
+//     pointing beneath Config.CacheDir (created 0700), unless the
+//     environment names them already; their directories are writable.
+//   - CallDir hands out a call's private temporary directory;
+//     ReleaseCallDir takes it back (kept for a later call when left
+//     empty and mode 0700, removed in the background otherwise); Close
+//     waits for the removals.
+//   - Probe, run by NewLauncher, validates the configuration and builds a
+//     ruleset once, so that a missing directory or an old kernel stops
+//     the server instead of every call.
+//
+// # Not covered
+//
+// Landlock does not see reads of files the ruleset allows, stat(2),
+// chdir(2), mmap(2) of a readable file (a stage that can execute its ELF
+// loader with chosen arguments runs any ELF file it can read through it:
+// executables beneath library trees such as /usr/lib/git-core, or a file
+// written into an allowed directory; and dlopen, memfd execveat), the
+// applets of a multi-call binary (busybox is its own program), UDP before
+// ABI 10, or descriptors inherited from the server. A family's own
+// helpers run: tar's and git's sh executes only their sets. Families that
+// run programs run what their configuration says. Cache directories are
+// shared by every call. A descendant that leaves the call's process group
+// keeps its domain, and so its write access to the allowed directories
+// and to the call's temporary directory, which a later call may reuse.
+// SECURITY.md, "What it does not contain", has the full list.
 package sandbox

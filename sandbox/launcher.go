@@ -1,171 +1,304 @@
 package sandbox
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"syscall"
 
-	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
 )
 
-// launchExitCode is the launcher's exit status when it refuses or fails to
-// start the target (126, the shell's "found but cannot execute").
-const launchExitCode = 126
-
-// stepError is a failure of one launcher step.
-type stepError struct {
-	step string
-	err  error
+// Launcher starts the stages of every call under the configured
+// confinement. It is built once at start-up and safe for concurrent use.
+type Launcher struct {
+	cfg  Config
+	mode string // effective mode: ModeOff, ModeLimits or ModeLandlock
+	abi  int
+	// fallback says why ModeAuto runs without Landlock ("" otherwise).
+	fallback  string
+	rlimits   []rlimit
+	leafRead  []string
+	held      *heldPaths
+	cacheRoot string
+	filter    bool // the socket filter exists for this architecture
+	exe       string
+	profiles  profiles
+	// reexec is decided once (method): false starts stages from a
+	// restricted thread, true through the re-executed launcher.
+	methodOnce sync.Once
+	reexec     bool
+	dirsMade   sync.Map // cache directories created so far
+	dirs       callDirs // the calls' private temporary directories
 }
 
-func (e *stepError) Error() string { return e.err.Error() }
-func (e *stepError) Unwrap() error { return e.err }
-
-func fail(step string, format string, a ...any) error {
-	return &stepError{step: step, err: fmt.Errorf(format, a...)}
-}
-
-// RunLauncher is the launcher mode: args are os.Args[2:], that is
-// "<encoded config> -- <target path> <argv...>". It applies the rlimits,
-// no_new_privs and (mode landlock) the Landlock ruleset to itself and
-// execve's the target with the current environment, so it returns only on
-// failure: the report goes to StatusFD (and stderr when StatusFD is not
-// open) and the result is the exit status to use, 126.
-func RunLauncher(args []string) int {
-	// Landlock and no_new_privs are per thread until execve: restrict and
-	// exec on one locked thread. It is never unlocked.
-	runtime.LockOSThread()
-	ppid := unix.Getppid()
-	_, statusErr := unix.FcntlInt(StatusFD, unix.F_SETFD, unix.FD_CLOEXEC)
-	err := launch(args, ppid)
-	var se *stepError
-	step := "config"
-	if errors.As(err, &se) {
-		step = se.step
+// NewLauncher validates and probes cfg (see Probe; its errors are
+// returned unchanged, except that ModeAuto falls back to ModeLimits when
+// the kernel cannot enforce the Landlock part) and prepares what every
+// launch shares: the rlimits, the read trees of leaf stages and the cache
+// root.
+func NewLauncher(cfg Config) (*Launcher, error) {
+	l := &Launcher{cfg: cfg, mode: cfg.Mode, filter: filterAvailable()}
+	if l.mode == "" {
+		l.mode = ModeOff
 	}
-	var errno syscall.Errno
-	errors.As(err, &errno)
-	msg := err.Error()
-	if statusErr != nil || writeAll(StatusFD, encodeStatus(step, errno, msg)) != nil {
-		fmt.Fprintf(os.Stderr, "mcp-shell-server launcher: %s\n", msg)
+	abi, err := Probe(cfg)
+	switch {
+	case cfg.Mode == ModeAuto && errors.Is(err, ErrUnavailable):
+		l.mode, l.fallback = ModeLimits, strings.TrimPrefix(err.Error(), ErrUnavailable.Error()+": ")
+	case err != nil:
+		return nil, err
+	case cfg.Mode == ModeAuto:
+		l.mode = ModeLandlock
 	}
-	return launchExitCode
+	l.abi = abi
+	if l.mode == ModeOff {
+		return l, nil
+	}
+	if l.rlimits, err = rlimits(cfg.Limits); err != nil {
+		return nil, err
+	}
+	if l.cacheRoot, err = cacheRoot(cfg.CacheDir); err != nil {
+		return nil, err
+	}
+	l.leafRead = leafReads(cfg.readDirs())
+	if l.mode == ModeLandlock {
+		l.held = holdPaths(l.leafRead, cfg.readDirs(), deviceRW, deviceRO, []string{"/"})
+	}
+	l.exe, _ = os.Executable()
+	go l.method() // probes off the start-up path
+	return l, nil
 }
 
-func writeAll(fd int, b []byte) error {
-	for len(b) > 0 {
-		n, err := unix.Write(fd, b)
-		if err == unix.EINTR {
-			continue
+// cacheRoot creates the cache root: dir, or DefaultCacheDir, or when that
+// cannot be created (a read-only home) the one beneath the temporary
+// directory.
+func cacheRoot(dir string) (string, error) {
+	if dir != "" {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return "", fmt.Errorf("%w: MCP_SHELL_SANDBOX_CACHE_DIR: %w", ErrConfig, err)
 		}
+		return dir, nil
+	}
+	if dir = DefaultCacheDir(); dir != tempCacheDir() && os.MkdirAll(dir, 0o700) == nil {
+		return dir, nil
+	}
+	dir = tempCacheDir()
+	if err := ownDir(dir); err != nil {
+		return "", fmt.Errorf("%w: creating a cache directory (set MCP_SHELL_SANDBOX_CACHE_DIR): %w", ErrConfig, err)
+	}
+	return dir, nil
+}
+
+// ownDir creates dir (mode 0700) and checks that it is a directory of
+// this user that only it can write: beneath a shared temporary directory
+// another user could have created it first, to plant build caches.
+func ownDir(dir string) error {
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	var st unix.Stat_t
+	if err := unix.Lstat(dir, &st); err != nil {
+		return err
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFDIR || int(st.Uid) != os.Getuid() || st.Mode&0o022 != 0 {
+		return fmt.Errorf("%s is not a directory that only this user can write", dir)
+	}
+	return nil
+}
+
+func tempCacheDir() string {
+	return filepath.Join(os.TempDir(), fmt.Sprintf("mcp-shell-server-cache-%d", os.Getuid()))
+}
+
+// DefaultCacheDir is the cache root when Config.CacheDir is empty:
+// mcp-shell-server beneath os.UserCacheDir ($XDG_CACHE_HOME or
+// ~/.cache), or mcp-shell-server-cache-UID beneath the temporary
+// directory when the server has no home (or, at start-up, when the
+// former cannot be created).
+func DefaultCacheDir() string {
+	if d, err := os.UserCacheDir(); err == nil && filepath.IsAbs(d) {
+		return filepath.Join(d, "mcp-shell-server")
+	}
+	return tempCacheDir()
+}
+
+// Mode returns the effective mode, ModeOff, ModeLimits or ModeLandlock
+// (for the start-up line and the audit record): ModeAuto resolves to one
+// of the last two.
+func (l *Launcher) Mode() string { return l.mode }
+
+// ABI returns the Landlock ABI every launch applies; 0 without Landlock.
+func (l *Launcher) ABI() int {
+	if l.mode != ModeLandlock {
+		return 0
+	}
+	return l.abi
+}
+
+// Confined reports whether launches apply a Landlock ruleset, and so
+// whether a call needs a private temporary directory.
+func (l *Launcher) Confined() bool { return l.mode == ModeLandlock }
+
+// Fallback says why ModeAuto runs without Landlock, or "".
+func (l *Launcher) Fallback() string { return l.fallback }
+
+// CallDir returns an empty private temporary directory (mode 0700,
+// beneath os.TempDir()) for one confined call, which its stages may
+// write; the caller gives it back with ReleaseCallDir once every process
+// of the call is gone. A directory a call leaves empty serves a later
+// call (see calldir.go).
+func (l *Launcher) CallDir() (string, error) { return l.dirs.get() }
+
+// ReleaseCallDir takes back a directory CallDir returned: kept for a
+// later call when it is empty, removed in the background otherwise.
+func (l *Launcher) ReleaseCallDir(dir string) { l.dirs.release(dir) }
+
+// Close removes the directories kept for later calls and waits for the
+// background removals. The launcher stays usable. Safe on a nil
+// Launcher.
+func (l *Launcher) Close() {
+	if l != nil {
+		l.dirs.close()
+	}
+}
+
+// CacheDir returns the root of the server-managed cache directories, ""
+// in mode off.
+func (l *Launcher) CacheDir() string { return l.cacheRoot }
+
+// Start starts one stage with attr (its Sys, when set, is kept and only
+// gains Ptrace) and returns the running process: its execve has
+// succeeded. The environment gains the stage's cache variables. The
+// error is a *StartError (the stage was not started; nothing is left to
+// reap).
+func (l *Launcher) Start(st Stage, attr *os.ProcAttr) (*os.Process, error) {
+	if l.mode == ModeOff {
+		p, err := os.StartProcess(st.Path, st.Argv, attr)
 		if err != nil {
-			return err
+			return nil, execError(st.Path, err)
 		}
-		b = b[n:]
+		return p, nil
 	}
+	pl, err := l.plan(st, attr.Env)
+	if err != nil {
+		return nil, startError(err)
+	}
+	a := *attr
+	a.Env = pl.env
+	if l.method() {
+		return l.startReexec(st.Path, st.Argv, &a, pl)
+	}
+	return startOnThread(st.Path, st.Argv, &a, pl)
+}
+
+// plan is what one launch applies.
+type plan struct {
+	landlock bool
+	policy   policy
+	filter   bool
+	rlimits  []rlimit
+	env      []string
+}
+
+// plan derives the stage's ruleset from its program's profile, and its
+// environment from its family's caches.
+func (l *Launcher) plan(st Stage, env []string) (plan, error) {
+	pl := plan{rlimits: l.rlimits, env: env}
+	prof := l.profiles.get(st.Argv[0], st.Path, envPath(env), l.cfg.Exec)
+	cs := caches(prof.fam, env, l.cacheRoot)
+	write := append(slices.Clone(l.cfg.WriteDirs), st.Writable...)
+	for _, c := range cs {
+		if err := l.makeDir(c.dir); err != nil {
+			return pl, err
+		}
+		if c.env != "" {
+			pl.env = append(slices.Clip(pl.env), c.env)
+		}
+		write = append(write, c.dir)
+	}
+	if l.mode != ModeLandlock {
+		return pl, nil
+	}
+	net := network(l.cfg.Network, prof.fam, st.Argv)
+	pl.landlock, pl.filter = true, !net && l.filter
+	pl.policy = policy{ABI: l.abi, Net: net, Read: l.leafRead, Exec: prof.exec, Write: write, Run: prof.run, held: l.held}
+	if prof.run {
+		pl.policy.Read = l.cfg.readDirs()
+	}
+	return pl, nil
+}
+
+// makeDir creates a cache directory (mode 0700) the first time a stage
+// needs it.
+func (l *Launcher) makeDir(dir string) error {
+	if _, ok := l.dirsMade.Load(dir); ok {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fail("config", "creating the cache directory (MCP_SHELL_SANDBOX_CACHE_DIR): %w", err)
+	}
+	l.dirsMade.Store(dir, true)
 	return nil
 }
 
-// launch parses args, confines the process and execs the target; it
-// returns only an error. ppid is the server's pid as the launcher first saw
-// it.
-func launch(args []string, ppid int) error {
-	w, path, argv, err := parseArgs(args)
+// method reports whether stages start through the re-executed launcher,
+// waiting for the start-up probe the first time.
+func (l *Launcher) method() bool {
+	l.methodOnce.Do(func() { l.reexec = len(l.rlimits) > 0 && !traceWorks() })
+	return l.reexec
+}
+
+// traceWorks checks once per process that a traced start works
+// (ptrace(2) may be disabled: Yama ptrace_scope, container seccomp
+// profiles) by starting this binary's launcher mode, which exits at once.
+var traceWorks = sync.OnceValue(func() bool {
+	exe, err := os.Executable()
 	if err != nil {
-		return err
+		return false
 	}
-	env := environ()
-	if err := setLimits(w.Lim); err != nil {
-		return err
-	}
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return fail("no_new_privs", "prctl(PR_SET_NO_NEW_PRIVS): %w", err)
-	}
-	if w.Mode == ModeLandlock {
-		p := policy{abi: w.ABI, network: w.Net, readDirs: w.Read, writeDirs: w.Write, extraRead: []string{path}}
-		if err := restrict(p); err != nil {
-			return err
+	done := make(chan error)
+	go func() {
+		runtime.LockOSThread() // a traced child's tracer is this thread
+		defer runtime.UnlockOSThread()
+		p, err := os.StartProcess(exe, []string{exe, LauncherArg, probeArg}, &os.ProcAttr{Sys: &syscall.SysProcAttr{Ptrace: true}})
+		if err == nil {
+			err = limitTraced(p.Pid, nil)
+			_, _ = p.Wait()
 		}
-		if w.Filter {
-			// From ABI 9 Landlock itself restricts pathname UNIX sockets.
-			if err := installSocketFilter(w.ABI < 9); err != nil {
-				return fail("seccomp", "%w", err)
-			}
-		}
+		done <- err
+	}()
+	return <-done == nil
+})
+
+// Method names how stages start, for the start-up line: "thread" (from a
+// restricted thread of the server), "reexec" (through the re-executed
+// server binary) or "direct" (mode off).
+func (l *Launcher) Method() string {
+	switch {
+	case l.mode == ModeOff:
+		return "direct"
+	case l.method():
+		return "reexec"
+	default:
+		return "thread"
 	}
-	if err := holdParentDeathSignal(ppid); err != nil {
-		return err
-	}
-	if err := unix.Exec(path, argv, env); err != nil {
-		return fail("exec", "exec %s: %w", path, err)
-	}
-	return nil // not reached
 }
 
-// environ returns the environment the launcher was started with, entry
-// for entry. os.Environ is not exact: the Go runtime blanks every
-// repeated name after its first occurrence. /proc/self/environ is the
-// untouched initial block; without /proc, os.Environ is the fallback.
-// It is read before the Landlock ruleset is applied.
-func environ() []string {
-	b, err := os.ReadFile("/proc/self/environ")
-	if err != nil {
-		return os.Environ()
-	}
-	if len(b) == 0 {
-		return []string{}
-	}
-	return strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
+// envPath returns the first PATH in env, the one the child's getenv sees.
+func envPath(env []string) string {
+	v, _ := lookupEnv(env, "PATH")
+	return v
 }
 
-// parseArgs decodes "<config> -- <path> <argv...>".
-func parseArgs(args []string) (w wire, path string, argv []string, err error) {
-	if len(args) < 4 || args[1] != separator {
-		return w, "", nil, fail("config", "launcher: want <config> %s <path> <argv...>, got %d arguments", separator, len(args))
-	}
-	if err := json.Unmarshal([]byte(args[0]), &w); err != nil {
-		return w, "", nil, fail("config", "launcher: decoding the configuration: %w", err)
-	}
-	if w.Mode != ModeOff && w.Mode != ModeLandlock {
-		return w, "", nil, fail("config", "launcher: unknown mode %q", w.Mode)
-	}
-	return w, args[2], args[3:], nil
-}
-
-// restrict enforces p on the calling (locked) thread; the target inherits
-// the domain through execve.
-func restrict(p policy) error {
-	fd, flags, err := p.rulesetFD()
-	if err != nil {
-		return fail("landlock", "%w", err)
-	}
-	defer unix.Close(fd)
-	if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
-		return fail("landlock", "landlock_restrict_self: %w", err)
-	}
-	return nil
-}
-
-// holdParentDeathSignal sets SIGKILL as the parent-death signal of the
-// calling thread, the one about to execve. The runner set it in the child
-// before the launcher ran, but only on the launcher's first thread. The
-// main goroutine locked to the calling thread is usually still on that
-// thread, but nothing guarantees it, and an execve from another thread
-// keeps only the exec'ing thread: the setting is lost with the first one
-// (measured on Linux 6.18 with a Go program that execs from a second
-// thread: the target outlived its SIGKILLed parent). If the server died
-// before this prctl, getppid no longer returns it and the target is not run.
-func holdParentDeathSignal(ppid int) error {
-	if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL), 0, 0, 0); err != nil {
-		return fail("pdeathsig", "prctl(PR_SET_PDEATHSIG): %w", err)
-	}
-	if unix.Getppid() != ppid {
-		return fail("pdeathsig", "the server exited before the program started")
-	}
-	return nil
+// setMethod fixes how stages start (tests of both methods).
+func (l *Launcher) setMethod(reexec bool) {
+	l.methodOnce.Do(func() {})
+	l.reexec = reexec
 }

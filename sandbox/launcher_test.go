@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -29,10 +30,12 @@ func newFixture(t *testing.T) fixture {
 	return f
 }
 
-func (f fixture) landlock(t *testing.T, network bool) call {
+// landlock returns a call confined to f.work and f.tmp under the network
+// policy, with sh (the harness of some rows) allowed to run programs.
+func (f fixture) landlock(t *testing.T, network string, reexec bool) call {
 	t.Helper()
 	requireLandlock(t)
-	l := newLauncher(t, Config{Mode: ModeLandlock, WriteDirs: []string{f.work}, Network: network, Limits: DefaultLimits()})
+	l := newLauncherMethod(t, Config{Mode: ModeLandlock, WriteDirs: []string{f.work}, Network: network, Limits: DefaultLimits(), Exec: shAny}, reexec)
 	return call{l: l, dir: f.work, extra: []string{f.tmp}, env: []string{testPath, "TMPDIR=" + f.tmp}}
 }
 
@@ -41,8 +44,14 @@ func (f fixture) landlock(t *testing.T, network bool) call {
 // every write outside them fails with EACCES, also through a program's
 // own operand.
 func TestLandlockFilesystem(t *testing.T) {
+	for _, m := range methods {
+		t.Run(m.name, func(t *testing.T) { testLandlockFilesystem(t, m.reexec) })
+	}
+}
+
+func testLandlockFilesystem(t *testing.T, reexec bool) {
 	f := newFixture(t)
-	c := f.landlock(t, false)
+	c := f.landlock(t, NetworkDeny, reexec)
 	out := func(name string) string { return filepath.Join(f.outside, name) }
 	hostname, err := os.ReadFile("/etc/hostname")
 	if err != nil {
@@ -112,7 +121,8 @@ func TestLandlockFilesystem(t *testing.T) {
 
 // TestLandlockNetwork: with the network denied, a TCP connect to a
 // loopback listener of the test fails and never reaches it (git clone of
-// a loopback URL, and curl); with Network it succeeds.
+// a loopback URL, and curl); under the family policy curl and git clone
+// reach it and other programs do not; with NetworkAllow everything does.
 func TestLandlockNetwork(t *testing.T) {
 	f := newFixture(t)
 	ln, err := net.Listen("tcp4", "127.0.0.1:0")
@@ -131,7 +141,21 @@ func TestLandlockNetwork(t *testing.T) {
 			t.Error("a connection reached the loopback listener")
 		}
 	}
-	denied := f.landlock(t, false)
+	// serve answers one HTTP request and reports whether one arrived.
+	serve := func() <-chan error {
+		accepted := make(chan error, 1)
+		go func() {
+			ln.(*net.TCPListener).SetDeadline(time.Now().Add(callTimeout))
+			conn, err := ln.Accept()
+			if err == nil {
+				conn.Write([]byte("HTTP/1.0 200 OK\r\nContent-Length: 3\r\n\r\nok\n"))
+				conn.Close()
+			}
+			accepted <- err
+		}()
+		return accepted
+	}
+	denied := f.landlock(t, NetworkDeny, false)
 	t.Run("git clone denied", func(t *testing.T) {
 		requirePrograms(t, "git")
 		o := denied.run(t, "git", "clone", "-q", url, "clone")
@@ -142,8 +166,7 @@ func TestLandlockNetwork(t *testing.T) {
 	})
 	t.Run("curl denied", func(t *testing.T) {
 		requirePrograms(t, "curl")
-		o := denied.run(t, "curl", "-sS", "--max-time", "5", url)
-		if o.exit == 0 {
+		if o := denied.run(t, "curl", "-sS", "--max-time", "5", url); o.exit == 0 {
 			t.Errorf("got %v, want curl to fail", o)
 		}
 		noConnection(t)
@@ -187,19 +210,35 @@ func TestLandlockNetwork(t *testing.T) {
 			t.Errorf("got %v, want ordinary sockets to work", o)
 		}
 	})
-	t.Run("curl allowed with Network", func(t *testing.T) {
+	family := f.landlock(t, NetworkFamily, false)
+	t.Run("family: curl allowed", func(t *testing.T) {
 		requirePrograms(t, "curl")
-		accepted := make(chan error, 1)
-		go func() {
-			ln.(*net.TCPListener).SetDeadline(time.Now().Add(callTimeout))
-			conn, err := ln.Accept()
-			if err == nil {
-				conn.Write([]byte("HTTP/1.0 200 OK\r\nContent-Length: 3\r\n\r\nok\n"))
-				conn.Close()
-			}
-			accepted <- err
-		}()
-		o := f.landlock(t, true).run(t, "curl", "-sS", "--max-time", "5", url)
+		accepted := serve()
+		o := family.run(t, "curl", "-sS", "--max-time", "5", url)
+		if err := <-accepted; err != nil || o.exit != 0 || o.stdout != "ok\n" {
+			t.Errorf("got %v (accept %v), want the response", o, err)
+		}
+	})
+	t.Run("family: git clone reaches the remote", func(t *testing.T) {
+		requirePrograms(t, "git")
+		accepted := serve()
+		o := family.run(t, "git", "clone", "-q", url, "clone2")
+		if err := <-accepted; err != nil {
+			t.Errorf("no connection arrived (%v): %v", err, o)
+		}
+	})
+	t.Run("family: python3 denied", func(t *testing.T) {
+		requirePrograms(t, "python3")
+		o := family.run(t, "python3", "-c", "import socket\ns = socket.socket()\ns.connect(('127.0.0.1', "+port+"))")
+		if o.exit == 0 || !strings.Contains(o.stderr, "PermissionError") {
+			t.Errorf("got %v, want PermissionError", o)
+		}
+		noConnection(t)
+	})
+	t.Run("allow: curl allowed", func(t *testing.T) {
+		requirePrograms(t, "curl")
+		accepted := serve()
+		o := f.landlock(t, NetworkAllow, true).run(t, "curl", "-sS", "--max-time", "5", url)
 		if err := <-accepted; err != nil || o.exit != 0 || o.stdout != "ok\n" {
 			t.Errorf("got %v (accept %v), want the response", o, err)
 		}
@@ -208,100 +247,132 @@ func TestLandlockNetwork(t *testing.T) {
 
 // TestEnvAndArgv: the target sees exactly the given environment and its
 // own argv (argv[0] as given), nothing of the launcher's configuration,
-// and not the status descriptor.
+// and not the re-executed launcher's status descriptor.
 func TestEnvAndArgv(t *testing.T) {
 	work := t.TempDir()
-	for _, mode := range []string{ModeOff, ModeLandlock} {
-		t.Run(mode, func(t *testing.T) {
-			if mode == ModeLandlock {
-				requireLandlock(t)
-			}
-			c := call{l: newLauncher(t, Config{Mode: mode, WriteDirs: []string{work}, Limits: DefaultLimits()}), dir: work,
-				env: []string{testPath, "A=1", "EMPTY="}}
-			if o := c.run(t, "env"); o.stdout != testPath+"\nA=1\nEMPTY=\n" {
-				t.Errorf("env printed %q", o.stdout)
-			}
-			o := c.run(t, "sh", "-c", `echo "$0"; if [ -e /proc/self/fd/3 ] || [ -e /proc/$$/fd/3 ]; then echo fd3 open; fi`, "my-argv0")
-			if o.stdout != "my-argv0\n" {
-				t.Errorf("got %v, want argv[0] my-argv0 and fd 3 closed", o)
-			}
-		})
+	for _, mode := range []string{ModeOff, ModeLimits, ModeLandlock} {
+		for _, m := range methods {
+			t.Run(mode+"/"+m.name, func(t *testing.T) {
+				if mode == ModeLandlock {
+					requireLandlock(t)
+				}
+				c := call{l: newLauncherMethod(t, Config{Mode: mode, WriteDirs: []string{work}, Limits: DefaultLimits()}, m.reexec), dir: work,
+					env: []string{testPath, "A=1", "EMPTY=", "A=2"}}
+				if o := c.run(t, "env"); o.stdout != testPath+"\nA=1\nEMPTY=\nA=2\n" {
+					t.Errorf("env printed %q", o.stdout)
+				}
+				o := c.run(t, "sh", "-c", `echo "$0"; if [ -e /proc/self/fd/3 ] || [ -e /proc/$$/fd/3 ]; then echo fd3 open; fi`, "my-argv0")
+				if o.stdout != "my-argv0\n" {
+					t.Errorf("got %v, want argv[0] my-argv0 and fd 3 closed", o)
+				}
+			})
+		}
 	}
 	t.Run("cmdline", func(t *testing.T) {
-		c := call{l: newLauncher(t, Config{Mode: ModeOff}), dir: work}
-		if o := c.run(t, "cat", "/proc/self/cmdline"); o.stdout != "cat\x00/proc/self/cmdline\x00" {
-			t.Errorf("cmdline %q, want exactly the target argv", o.stdout)
+		for _, m := range methods {
+			c := call{l: newLauncherMethod(t, Config{Mode: ModeLimits}, m.reexec), dir: work}
+			if o := c.run(t, "cat", "/proc/self/cmdline"); o.stdout != "cat\x00/proc/self/cmdline\x00" {
+				t.Errorf("%s: cmdline %q, want exactly the target argv", m.name, o.stdout)
+			}
 		}
 	})
 }
 
-// TestLaunchFailures: failures before the target runs are reported on the
-// status pipe with the errno, and the target does not run.
+// TestLaunchFailures: failures before the target runs are a *StartError
+// with the errno, and the target does not run.
 func TestLaunchFailures(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "badexec")
 	writeFile(t, bad, "\x00\x01 not an executable format", 0o755)
 	noexec := filepath.Join(dir, "noexec")
 	writeFile(t, noexec, "#!/bin/sh\necho ran\n", 0o644)
-	l := newLauncher(t, Config{Mode: ModeOff})
-	tests := []struct {
-		name  string
-		argv  []string
-		l     *Launcher
-		step  string
-		errno error
-	}{
-		{name: "exec format error", argv: []string{bad}, step: "exec", errno: syscall.ENOEXEC},
-		{name: "not executable", argv: []string{noexec}, step: "exec", errno: fs.ErrPermission},
-		{name: "missing", argv: []string{filepath.Join(dir, "missing")}, step: "exec", errno: fs.ErrNotExist},
-		{name: "bad config", argv: []string{"/bin/true"}, l: &Launcher{exe: l.exe, base: []byte("{not json")}, step: "config"},
-		{name: "unknown mode", argv: []string{"/bin/true"}, l: &Launcher{exe: l.exe, base: []byte(`{"mode":"chroot"}`)}, step: "config"},
-		{name: "landlock ABI 0", argv: []string{"/bin/true"}, l: &Launcher{exe: l.exe, base: []byte(`{"mode":"landlock","abi":0}`)}, step: "landlock"},
+	for _, mode := range []string{ModeOff, ModeLimits, ModeLandlock} {
+		for _, m := range methods {
+			t.Run(mode+"/"+m.name, func(t *testing.T) {
+				if mode == ModeLandlock {
+					requireLandlock(t)
+				}
+				l := newLauncherMethod(t, Config{Mode: mode, WriteDirs: []string{dir}, Limits: DefaultLimits()}, m.reexec)
+				for _, tt := range []struct {
+					argv  []string
+					errno error
+				}{
+					{[]string{bad}, syscall.ENOEXEC},
+					{[]string{noexec}, fs.ErrPermission},
+					{[]string{filepath.Join(dir, "missing")}, fs.ErrNotExist},
+				} {
+					o := call{l: l, dir: dir}.run(t, tt.argv...)
+					var se *StartError
+					if !errors.As(o.startErr, &se) || se.Step != "exec" || !errors.Is(o.startErr, tt.errno) {
+						t.Errorf("%s: %v (%T), want a StartError at step exec wrapping %v", tt.argv[0], o.startErr, o.startErr, tt.errno)
+					}
+				}
+			})
+		}
 	}
-	for _, tt := range tests {
+}
+
+// TestLauncherRefusals: the re-executed launcher refuses a bad
+// configuration on its status pipe (step, errno), and runs nothing.
+func TestLauncherRefusals(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, config, step string
+	}{
+		{"bad config", "{not json", "config"},
+		{"unknown mode", `{"mode":"chroot"}`, "config"},
+		{"landlock ABI 0", `{"mode":"landlock","policy":{"abi":0}}`, "landlock"},
+	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c := call{l: l, dir: dir}
-			if tt.l != nil {
-				c.l = tt.l
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
 			}
-			o := c.run(t, tt.argv...)
+			defer r.Close()
+			cmd := exec.Command(self, LauncherArg, tt.config, separator, "/bin/echo", "echo", "ran")
+			cmd.ExtraFiles = []*os.File{w}
+			out, runErr := cmd.Output()
+			w.Close()
 			var se *StartError
-			if !errors.As(o.startErr, &se) || se.Step != tt.step {
-				t.Fatalf("status %v (%T), want a StartError at step %q", o.startErr, o.startErr, tt.step)
+			if err := ReadStatus(r); !errors.As(err, &se) || se.Step != tt.step {
+				t.Errorf("status %v, want a StartError at step %q", err, tt.step)
 			}
-			if tt.errno != nil && !errors.Is(o.startErr, tt.errno) {
-				t.Errorf("status %v does not wrap %v", o.startErr, tt.errno)
-			}
-			if o.exit != launchExitCode || strings.Contains(o.stdout, "ran") {
-				t.Errorf("got %v, want exit %d without running the target", o, launchExitCode)
+			var ee *exec.ExitError
+			if !errors.As(runErr, &ee) || ee.ExitCode() != launchExitCode || strings.Contains(string(out), "ran") {
+				t.Errorf("exit %v output %q, want %d without running the target", runErr, out, launchExitCode)
 			}
 		})
 	}
 }
 
-// TestLimits checks the rlimits and no_new_privs the target inherits, in
-// mode off (they apply without Landlock too).
+// TestLimits checks the rlimits and no_new_privs the target inherits in
+// mode limits, through both start methods.
 func TestLimits(t *testing.T) {
 	work := t.TempDir()
 	lim := Limits{CPUSeconds: 7, ASBytes: 8 << 30, NProc: 4096, FSizeBytes: 1 << 20, NoFile: 64}
-	c := call{l: newLauncher(t, Config{Mode: ModeOff, Limits: lim}), dir: work}
-	o := c.run(t, "sh", "-c", "ulimit -t; ulimit -v; ulimit -n; ulimit -f; grep NoNewPrivs /proc/self/status")
-	// dash reports -v and -f in KiB and 512-byte blocks.
-	want := "7\n" + strconv.Itoa(8<<20) + "\n64\n" + strconv.Itoa(1<<20/512) + "\nNoNewPrivs:\t1\n"
-	if o.stdout != want {
-		t.Errorf("limits seen by the target:\n%s\nwant\n%s", o.stdout, want)
+	for _, m := range methods {
+		t.Run(m.name, func(t *testing.T) {
+			c := call{l: newLauncherMethod(t, Config{Mode: ModeLimits, Limits: lim}, m.reexec), dir: work}
+			o := c.run(t, "sh", "-c", "ulimit -t; ulimit -v; ulimit -n; ulimit -f; grep NoNewPrivs /proc/self/status")
+			// dash reports -v and -f in KiB and 512-byte blocks.
+			want := "7\n" + strconv.Itoa(8<<20) + "\n64\n" + strconv.Itoa(1<<20/512) + "\nNoNewPrivs:\t1\n"
+			if o.stdout != want {
+				t.Errorf("limits seen by the target:\n%s\nwant\n%s", o.stdout, want)
+			}
+			if o := c.run(t, "sh", "-c", "ulimit -n 65"); o.exit == 0 {
+				t.Errorf("raising NOFILE succeeded: %v", o)
+			}
+		})
 	}
-	t.Run("hard limit not raisable", func(t *testing.T) {
-		if o := c.run(t, "sh", "-c", "ulimit -n 65"); o.exit == 0 {
-			t.Errorf("raising NOFILE succeeded: %v", o)
-		}
-	})
 	t.Run("inherit when zero", func(t *testing.T) {
 		var cur syscall.Rlimit
 		if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &cur); err != nil || cur.Cur != ^uint64(0) {
 			t.Skip("the test's own RLIMIT_FSIZE is not unlimited")
 		}
-		c := call{l: newLauncher(t, Config{Mode: ModeOff}), dir: work}
+		c := call{l: newLauncher(t, Config{Mode: ModeLimits}), dir: work}
 		if o := c.run(t, "sh", "-c", "ulimit -f"); o.stdout != "unlimited\n" {
 			t.Errorf("ulimit -f = %q, want unlimited", o.stdout)
 		}
@@ -312,43 +383,73 @@ func TestLimits(t *testing.T) {
 // file stays at the limit.
 func TestFileSizeLimit(t *testing.T) {
 	work := t.TempDir()
-	for _, mode := range []string{ModeOff, ModeLandlock} {
-		t.Run(mode, func(t *testing.T) {
-			if mode == ModeLandlock {
-				requireLandlock(t)
-			}
-			c := call{l: newLauncher(t, Config{Mode: mode, WriteDirs: []string{work}, Limits: Limits{FSizeBytes: 1 << 20}}), dir: work}
-			o := c.run(t, "dd", "if=/dev/zero", "of=big-"+mode, "bs=64k", "count=1024")
-			fi, err := os.Stat(filepath.Join(work, "big-"+mode))
-			if o.signal != syscall.SIGXFSZ || err != nil || fi.Size() > 1<<20 {
-				t.Errorf("got %v, file %v %v; want SIGXFSZ and at most 1 MiB written", o, fi, err)
+	for _, mode := range []string{ModeLimits, ModeLandlock} {
+		for _, m := range methods {
+			t.Run(mode+"/"+m.name, func(t *testing.T) {
+				if mode == ModeLandlock {
+					requireLandlock(t)
+				}
+				c := call{l: newLauncherMethod(t, Config{Mode: mode, WriteDirs: []string{work}, Limits: Limits{FSizeBytes: 1 << 20}}, m.reexec), dir: work}
+				name := "big-" + mode + "-" + m.name
+				o := c.run(t, "dd", "if=/dev/zero", "of="+name, "bs=64k", "count=1024")
+				fi, err := os.Stat(filepath.Join(work, name))
+				if o.signal != syscall.SIGXFSZ || err != nil || fi.Size() > 1<<20 {
+					t.Errorf("got %v, file %v %v; want SIGXFSZ and at most 1 MiB written", o, fi, err)
+				}
+			})
+		}
+	}
+}
+
+// TestLandlockEveryday: everyday commands of a coding agent keep working
+// under the default configuration (mode auto, network by family), with
+// the server's default child environment, which has no HOME.
+func TestLandlockEveryday(t *testing.T) {
+	requireLandlock(t)
+	f := newFixture(t)
+	origin := t.TempDir()
+	for _, m := range methods {
+		t.Run(m.name, func(t *testing.T) {
+			work := t.TempDir()
+			writeFile(t, filepath.Join(work, "in.txt"), "b\na\n", 0o644)
+			l := newLauncherMethod(t, Config{Mode: ModeAuto, WriteDirs: []string{work, origin}, Limits: DefaultLimits()}, m.reexec)
+			c := call{l: l, dir: work, extra: []string{f.tmp}, env: []string{testPath, "TMPDIR=" + f.tmp}}
+			for _, argv := range [][]string{
+				{"git", "init", "-q", "."},
+				{"git", "-c", "user.name=a", "-c", "user.email=a@example.com", "commit", "-q", "--allow-empty", "-m", "x"},
+				{"git", "status", "--short"},
+				{"git", "log", "--oneline"},
+				{"git", "clone", "-q", ".", filepath.Join(origin, m.name)},
+				{"sort", "-u", "in.txt"},
+				{"tar", "-czf", "a.tgz", "in.txt"},
+				{"tar", "-tzf", "a.tgz"},
+				{"tar", "-cJf", "a.txz", "in.txt"},
+				{"tar", "-xJf", "a.txz", "-O"},
+				{"grep", "-r", "a", "."},
+				{"gawk", "{print NR\": \"$0}", "in.txt"},
+				{"ls", "-la", "/usr/bin/env"},
+				{"date"},
+			} {
+				t.Run(strings.Join(argv[:min(2, len(argv))], " "), func(t *testing.T) {
+					requirePrograms(t, argv[0])
+					if o := c.run(t, argv...); o.exit != 0 || o.startErr != nil {
+						t.Errorf("%q: %v", argv, o)
+					}
+				})
 			}
 		})
 	}
 }
 
-// TestLandlockEveryday: everyday commands of a coding agent keep working
-// under the ruleset (with the server's default child environment, which
-// has no HOME).
-func TestLandlockEveryday(t *testing.T) {
-	f := newFixture(t)
-	c := f.landlock(t, false)
-	for _, argv := range [][]string{
-		{"git", "init", "-q", "."},
-		{"git", "-c", "user.name=a", "-c", "user.email=a@example.com", "commit", "-q", "--allow-empty", "-m", "x"},
-		{"git", "status", "--short"},
-		{"git", "log", "--oneline"},
-		{"sort", "-u", "in.txt"},
-		{"tar", "-czf", "a.tgz", "in.txt"},
-		{"tar", "-tzf", "a.tgz"},
-		{"grep", "-r", "DATA", "."},
-		{"ls", "-la", "/usr/bin/env"},
-		{"date"},
-	} {
-		t.Run(strings.Join(argv[:min(2, len(argv))], " "), func(t *testing.T) {
-			if o := c.run(t, argv...); o.exit != 0 || o.startErr != nil {
-				t.Errorf("%q: %v", argv, o)
-			}
-		})
+// TestMethod: where ptrace works (here the test runs as root without
+// Yama), stages start from a restricted thread, not through the
+// re-executed launcher.
+func TestMethod(t *testing.T) {
+	l := newLauncher(t, Config{Mode: ModeLimits, Limits: DefaultLimits()})
+	if got := l.Method(); got != "thread" && traceWorks() {
+		t.Errorf("Method = %q, want thread", got)
+	}
+	if got := newLauncher(t, Config{}).Method(); got != "direct" {
+		t.Errorf("mode off: Method = %q, want direct", got)
 	}
 }

@@ -2,13 +2,11 @@ package sandbox
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -28,12 +26,17 @@ const testPath = "PATH=/usr/local/bin:/usr/bin:/bin"
 
 // callTimeout bounds every launched program; the tests' programs finish
 // in milliseconds.
-const callTimeout = 20 * time.Second
+const callTimeout = buildTimeout
 
-// requireLandlock skips when the kernel cannot enforce the full ruleset.
+// requireLandlock skips when the kernel cannot enforce the full ruleset,
+// or fails when MCP_SHELL_REQUIRE_LANDLOCK is set (CI: the proofs must
+// run).
 func requireLandlock(t testing.TB) {
 	t.Helper()
 	if abi, err := KernelABI(); err != nil || abi < ABINetwork {
+		if os.Getenv("MCP_SHELL_REQUIRE_LANDLOCK") != "" {
+			t.Fatalf("Landlock ABI >= %d not available (ABI %d, %v) and MCP_SHELL_REQUIRE_LANDLOCK is set", ABINetwork, abi, err)
+		}
 		t.Skipf("Landlock ABI >= %d not available (ABI %d, %v)", ABINetwork, abi, err)
 	}
 }
@@ -42,10 +45,20 @@ func requireLandlock(t testing.TB) {
 // child PATH, and skips the test when it is missing.
 func lookPath(t testing.TB, name string) string {
 	t.Helper()
-	if strings.Contains(name, "/") {
+	return lookPathIn(t, name, strings.TrimPrefix(testPath, "PATH="), "/")
+}
+
+// lookPathIn resolves name in pathList, or against dir when it has a
+// slash, and skips the test when it is missing.
+func lookPathIn(t testing.TB, name, pathList, dir string) string {
+	t.Helper()
+	switch {
+	case filepath.IsAbs(name):
 		return name
+	case strings.Contains(name, "/"):
+		return filepath.Join(dir, name)
 	}
-	for _, dir := range filepath.SplitList(strings.TrimPrefix(testPath, "PATH=")) {
+	for _, dir := range filepath.SplitList(pathList) {
 		p := filepath.Join(dir, name)
 		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
 			return p
@@ -61,6 +74,26 @@ func requirePrograms(t testing.TB, names ...string) {
 		lookPath(t, n)
 	}
 }
+
+// methods are the two ways a Launcher starts stages: from a restricted
+// thread of the server, or through the re-executed launcher (where
+// ptrace is unavailable).
+var methods = []struct {
+	name   string
+	reexec bool
+}{{"thread", false}, {"reexec", true}}
+
+// newLauncherMethod is newLauncher with the start method fixed.
+func newLauncherMethod(t testing.TB, cfg Config, reexec bool) *Launcher {
+	t.Helper()
+	l := newLauncher(t, cfg)
+	l.setMethod(reexec)
+	return l
+}
+
+// shAny lets sh, the tests' harness, execute like a family that runs
+// programs (what MCP_SHELL_SANDBOX_EXEC=sh=* does).
+var shAny = map[string][]string{"sh": {ExecAny}}
 
 func newLauncher(t testing.TB, cfg Config) *Launcher {
 	t.Helper()
@@ -89,68 +122,104 @@ type outcome struct {
 	stdout, stderr string
 	exit           int // -1 when signalled
 	signal         syscall.Signal
-	startErr       error // the launcher's status report
+	startErr       error // the launcher's refusal
 }
 
 func (o outcome) String() string {
-	return fmt.Sprintf("exit=%d signal=%v stdout=%.300q stderr=%.300q", o.exit, o.signal, o.stdout, o.stderr)
+	return fmt.Sprintf("exit=%d signal=%v stdout=%.300q stderr=%.300q start=%v", o.exit, o.signal, o.stdout, o.stderr, o.startErr)
 }
 
 // run launches argv (argv[0] resolved with testPath like the runner does)
 // and waits for it; the process group is killed afterwards.
 func (c call) run(t testing.TB, argv ...string) outcome {
 	t.Helper()
-	path := lookPath(t, argv[0])
-	exe, args := c.l.Command(path, argv, c.extra...)
 	env := c.env
 	if env == nil {
 		env = []string{testPath}
 	}
-	statusR, statusW, err := os.Pipe()
+	path := lookPathIn(t, argv[0], envPath(env), c.dir)
+	io := newStreams(t, c.stdin, c.out)
+	attr := &os.ProcAttr{Dir: c.dir, Env: env, Files: io.child[:], Sys: &syscall.SysProcAttr{Setpgid: true, Credential: c.cred}}
+	p, err := c.l.Start(Stage{Path: path, Argv: argv, Writable: c.extra}, attr)
+	io.closeChild()
+	if err != nil {
+		io.wait()
+		return outcome{startErr: err, exit: -2}
+	}
+	defer syscall.Kill(-p.Pid, syscall.SIGKILL)
+	timer := time.AfterFunc(callTimeout, func() { syscall.Kill(-p.Pid, syscall.SIGKILL) })
+	st, err := p.Wait()
+	timer.Stop()
+	if err != nil {
+		t.Fatalf("waiting for the target: %v", err)
+	}
+	syscall.Kill(-p.Pid, syscall.SIGKILL) // background processes holding the pipes
+	o := outcome{exit: st.ExitCode()}
+	if ws := st.Sys().(syscall.WaitStatus); ws.Signaled() {
+		o.exit, o.signal = -1, ws.Signal()
+	}
+	o.stdout, o.stderr = io.wait()
+	return o
+}
+
+// streams are a target's stdin, stdout and stderr: pipes read and written
+// by the test, or files beneath out.
+type streams struct {
+	t      testing.TB
+	child  [3]*os.File
+	done   chan struct{}
+	stdout bytes.Buffer
+	stderr bytes.Buffer
+	out    string
+}
+
+func newStreams(t testing.TB, stdin, out string) *streams {
+	t.Helper()
+	s := &streams{t: t, done: make(chan struct{}), out: out}
+	inR, inW := pipe(t)
+	s.child[0] = inR
+	go func() { inW.WriteString(stdin); inW.Close() }()
+	if out != "" {
+		s.child[1], s.child[2] = create(t, filepath.Join(out, "stdout")), create(t, filepath.Join(out, "stderr"))
+		close(s.done)
+		return s
+	}
+	outR, outW := pipe(t)
+	errR, errW := pipe(t)
+	s.child[1], s.child[2] = outW, errW
+	var readers sync.WaitGroup
+	readers.Go(func() { s.stdout.ReadFrom(outR) })
+	readers.Go(func() { s.stderr.ReadFrom(errR) })
+	go func() {
+		readers.Wait()
+		close(s.done)
+	}()
+	return s
+}
+
+func (s *streams) closeChild() {
+	for _, f := range s.child {
+		f.Close()
+	}
+}
+
+// wait returns what the target wrote, once its streams closed.
+func (s *streams) wait() (string, string) {
+	<-s.done
+	if s.out != "" {
+		return readFile(s.t, filepath.Join(s.out, "stdout")), readFile(s.t, filepath.Join(s.out, "stderr"))
+	}
+	return s.stdout.String(), s.stderr.String()
+}
+
+func pipe(t testing.TB) (*os.File, *os.File) {
+	t.Helper()
+	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer statusR.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, exe)
-	cmd.Args, cmd.Env, cmd.Dir = args, env, c.dir
-	cmd.Stdin = strings.NewReader(c.stdin)
-	cmd.ExtraFiles = []*os.File{statusW}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Credential: c.cred}
-	var stdout, stderr bytes.Buffer
-	var outF, errF *os.File
-	if c.out != "" {
-		outF, errF = create(t, filepath.Join(c.out, "stdout")), create(t, filepath.Join(c.out, "stderr"))
-		cmd.Stdout, cmd.Stderr = outF, errF
-	} else {
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	}
-	cmd.WaitDelay = time.Second
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting the launcher: %v", err)
-	}
-	statusW.Close()
-	defer syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	o := outcome{startErr: ReadStatus(statusR)}
-	err = cmd.Wait()
-	var ee *exec.ExitError
-	if err != nil && !errors.As(err, &ee) {
-		t.Fatalf("waiting for the launcher: %v", err)
-	}
-	ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
-	o.exit = ws.ExitStatus()
-	if ws.Signaled() {
-		o.exit, o.signal = -1, ws.Signal()
-	}
-	if c.out != "" {
-		outF.Close()
-		errF.Close()
-		o.stdout, o.stderr = readFile(t, outF.Name()), readFile(t, errF.Name())
-	} else {
-		o.stdout, o.stderr = stdout.String(), stderr.String()
-	}
-	return o
+	t.Cleanup(func() { r.Close(); w.Close() })
+	return r, w
 }
 
 func create(t testing.TB, name string) *os.File {

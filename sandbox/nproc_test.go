@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -30,17 +31,25 @@ echo "started all"
 const nobody = 65534
 
 // TestForkBombStoppedByNProc: NPROC stops a fork bomb of an allowlisted
-// helper script (run by the kernel through #!/bin/sh) under the sandbox.
+// helper script (run by the kernel through #!/bin/sh, widened to run
+// sleep) under the sandbox, through both start methods.
 func TestForkBombStoppedByNProc(t *testing.T) {
 	requireLandlock(t)
 	requirePrograms(t, "sleep", "/bin/sh")
+	for _, m := range methods {
+		t.Run(m.name, func(t *testing.T) { testForkBomb(t, m.reexec) })
+	}
+}
+
+func testForkBomb(t *testing.T, reexec bool) {
 	dir := t.TempDir()
 	uid := os.Getuid()
 	var cred *syscall.Credential
 	exe := ""
 	if uid == 0 {
-		// The launcher is this test binary; give the unprivileged user a
-		// copy it can execute, in a directory it can read.
+		// The re-executed launcher is this test binary; give the
+		// unprivileged user a copy it can execute, in a directory it can
+		// read.
 		for _, d := range []string{filepath.Dir(dir), dir} {
 			if err := os.Chmod(d, 0o755); err != nil {
 				t.Fatal(err)
@@ -48,7 +57,15 @@ func TestForkBombStoppedByNProc(t *testing.T) {
 		}
 		exe = filepath.Join(dir, "launcher")
 		copyExecutable(t, exe)
-		uid, cred = nobody, &syscall.Credential{Uid: nobody, Gid: nobody, Groups: []uint32{}}
+		cred = &syscall.Credential{Uid: nobody, Gid: nobody, Groups: []uint32{}}
+		if !reexec {
+			// prlimit(2) on another user's process needs CAP_SYS_RESOURCE,
+			// which containers often drop: run this test as that user, as
+			// the server itself would run.
+			asUser(t, exe, dir, cred)
+			return
+		}
+		uid = nobody
 	}
 	work := filepath.Join(dir, "work")
 	if err := os.Mkdir(work, 0o777); err != nil {
@@ -62,7 +79,7 @@ func TestForkBombStoppedByNProc(t *testing.T) {
 	const headroom = 16
 	lim := DefaultLimits()
 	lim.NProc = uint64(userTasks(t, uid) + headroom)
-	l := newLauncher(t, Config{Mode: ModeLandlock, WriteDirs: []string{work}, Limits: lim})
+	l := newLauncherMethod(t, Config{Mode: ModeLandlock, WriteDirs: []string{work}, Limits: lim, Exec: map[string][]string{bomb: {"sleep"}}}, reexec)
 	if exe != "" {
 		l.exe = exe
 	}
@@ -72,6 +89,26 @@ func TestForkBombStoppedByNProc(t *testing.T) {
 	if o.startErr != nil || strings.Contains(o.stdout, "started all") || lines > headroom || o.exit == 0 ||
 		!strings.Contains(strings.ToLower(o.stderr), "fork") {
 		t.Errorf("NPROC %d did not stop the fork bomb: %d started, %v", lim.NProc, lines, o)
+	}
+}
+
+// asUser runs this test (thread method) in a copy of the test binary as
+// cred, with its temporary directories beneath dir.
+func asUser(t *testing.T, exe, dir string, cred *syscall.Credential) {
+	tmp := filepath.Join(dir, "tmp")
+	if err := os.Mkdir(tmp, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(tmp, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^TestForkBombStoppedByNProc$/^thread$", "-test.v", "-test.count=1")
+	cmd.Env = []string{"TMPDIR=" + tmp, "PATH=" + strings.TrimPrefix(testPath, "PATH=")}
+	cmd.Dir = tmp
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestForkBombStoppedByNProc/thread") {
+		t.Errorf("as uid %d: %v\n%s", cred.Uid, err, out)
 	}
 }
 

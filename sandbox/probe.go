@@ -10,29 +10,39 @@ import (
 // KernelABI returns the Landlock ABI version the running kernel offers
 // (landlock_create_ruleset with LANDLOCK_CREATE_RULESET_VERSION), or 0
 // with the error when Landlock is not built in or not enabled at boot.
+// An ABI of 6 or more without erratum 2 (signals between threads of one
+// process; security/landlock/errata/abi-6.h) counts as ABI 5, as
+// go-landlock's internal/abi.go does: the launcher restricts single
+// threads of the server, whose runtime signals its other threads.
 func KernelABI() (int, error) {
 	v, err := ll.LandlockGetABIVersion()
 	if err != nil {
 		return 0, err
 	}
+	if v >= 6 {
+		if errata, err := ll.LandlockGetErrata(); err != nil || errata&0x2 == 0 {
+			v = 5
+		}
+	}
 	return v, nil
 }
 
-// Probe validates cfg and checks that this kernel can enforce it. It
-// returns the Landlock ABI the launcher will apply (the kernel's, capped
-// at the newest go-landlock knows; 0 in mode off), for logs and audit
-// records.
+// Probe validates cfg and checks that this kernel can enforce its
+// Landlock part. It returns the Landlock ABI the launcher will apply (the
+// kernel's, capped at the newest go-landlock knows; 0 when cfg asks for
+// no Landlock), for logs and audit records.
 //
 // Errors (fail closed): ErrConfig for an invalid cfg; ErrUnavailable when
 // the kernel has no Landlock, or offers less than cfg.RequiredABI() and
-// cfg.BestEffort is false; otherwise the error of building the ruleset
-// (for example a WriteDirs entry that does not exist). The message names
-// the variable to change.
+// cfg.BestEffort is false, or the socket filter is missing for this
+// architecture; otherwise the error of building the ruleset (for example
+// a WriteDirs entry that does not exist). The message names the variable
+// to change.
 func Probe(cfg Config) (abi int, err error) {
 	if err := cfg.validate(); err != nil {
 		return 0, err
 	}
-	if !cfg.Landlock() {
+	if !cfg.wantsLandlock() {
 		return 0, nil
 	}
 	kernel, err := KernelABI()
@@ -40,16 +50,16 @@ func Probe(cfg Config) (abi int, err error) {
 	if err != nil {
 		return 0, err
 	}
-	if _, err := socketFilter(false); err != nil && !cfg.Network && !cfg.BestEffort {
+	if _, err := socketFilter(false); err != nil && cfg.Network != NetworkAllow && !cfg.BestEffort {
 		return 0, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
-	p := policy{abi: abi, network: cfg.Network, readDirs: cfg.readDirs(), writeDirs: cfg.WriteDirs}
-	fd, _, err := p.rulesetFD()
+	p := policy{ABI: abi, Read: cfg.readDirs(), Write: cfg.WriteDirs}
+	fd, err := p.rulesetFD()
 	if err != nil {
 		return 0, err
 	}
 	_ = unix.Close(fd)
-	return p.abi, nil
+	return abi, nil
 }
 
 // chooseABI decides, from the kernel's ABI (or the error querying it),
@@ -60,14 +70,14 @@ func chooseABI(cfg Config, kernel int, queryErr error) (int, error) {
 		if queryErr == nil {
 			queryErr = fmt.Errorf("ABI %d", kernel)
 		}
-		return 0, fmt.Errorf("%w: MCP_SHELL_SANDBOX=landlock but this kernel does not offer Landlock (%v); "+
+		return 0, fmt.Errorf("%w: MCP_SHELL_SANDBOX=%s but this kernel does not offer Landlock (%v); "+
 			"it must be built with CONFIG_SECURITY_LANDLOCK and enabled (listed in /sys/kernel/security/lsm, or lsm= on the kernel command line)",
-			ErrUnavailable, queryErr)
+			ErrUnavailable, cfg.Mode, queryErr)
 	}
 	if need := cfg.RequiredABI(); kernel < need && !cfg.BestEffort {
-		return 0, fmt.Errorf("%w: MCP_SHELL_SANDBOX=landlock needs Landlock ABI %d (%s) but this kernel offers ABI %d; "+
+		return 0, fmt.Errorf("%w: MCP_SHELL_SANDBOX=%s needs Landlock ABI %d (%s) but this kernel offers ABI %d; "+
 			"upgrade the kernel, or set MCP_SHELL_SANDBOX_BEST_EFFORT=1 to accept what ABI %d enforces",
-			ErrUnavailable, need, abiFeature(need), kernel, kernel)
+			ErrUnavailable, cfg.Mode, need, abiFeature(need), kernel, kernel)
 	}
 	return min(kernel, maxABI), nil
 }

@@ -10,7 +10,7 @@ import (
 
 func TestChooseABI(t *testing.T) {
 	denied := Config{Mode: ModeLandlock}
-	allowed := Config{Mode: ModeLandlock, Network: true}
+	allowed := Config{Mode: ModeLandlock, Network: NetworkAllow}
 	best := Config{Mode: ModeLandlock, BestEffort: true}
 	tests := []struct {
 		name     string

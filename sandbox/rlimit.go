@@ -6,11 +6,20 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// setLimits applies l to the launcher, which the target inherits. It uses
-// syscall.Setrlimit, not unix.Setrlimit: the syscall package would
-// otherwise restore the soft RLIMIT_NOFILE the Go runtime raised at
-// start-up when it execs the target.
-func setLimits(l Limits) error {
+// rlimit is one resource limit to set: both values already bounded by
+// the server's hard limit.
+type rlimit struct {
+	name     string
+	resource int
+	value    syscall.Rlimit
+}
+
+// rlimits returns the limits l asks for, soft and hard equal (CPU keeps
+// one second between soft, SIGXCPU, and hard, SIGKILL), never above the
+// calling process's hard limit (an unprivileged process cannot raise a
+// hard limit; RLIM_INFINITY is the largest uint64).
+func rlimits(l Limits) ([]rlimit, error) {
+	var out []rlimit
 	for _, r := range []struct {
 		name     string
 		resource int
@@ -25,25 +34,45 @@ func setLimits(l Limits) error {
 		if r.value == 0 {
 			continue
 		}
-		if err := setLimit(r.resource, r.value); err != nil {
-			return fail("rlimit", "setrlimit(%s, %d): %w", r.name, r.value, err)
+		var cur syscall.Rlimit
+		if err := syscall.Getrlimit(r.resource, &cur); err != nil {
+			return nil, fail("rlimit", "getrlimit(%s): %w", r.name, err)
+		}
+		hard := r.value
+		if r.resource == unix.RLIMIT_CPU {
+			hard++
+		}
+		hard = min(hard, cur.Max)
+		out = append(out, rlimit{r.name, r.resource, syscall.Rlimit{Cur: min(r.value, hard), Max: hard}})
+	}
+	return out, nil
+}
+
+// setLimits applies l to the calling process (the re-executed launcher),
+// which the target inherits. It uses syscall.Setrlimit, not
+// unix.Setrlimit: the syscall package would otherwise restore the soft
+// RLIMIT_NOFILE the Go runtime raised at start-up when it execs the
+// target.
+func setLimits(l Limits) error {
+	rs, err := rlimits(l)
+	if err != nil {
+		return err
+	}
+	for _, r := range rs {
+		if err := syscall.Setrlimit(r.resource, &r.value); err != nil {
+			return fail("rlimit", "setrlimit(%s, %d): %w", r.name, r.value.Cur, err)
 		}
 	}
 	return nil
 }
 
-// setLimit sets soft and hard limit to v, never above the current hard
-// limit. RLIMIT_CPU keeps one second between soft (SIGXCPU) and hard
-// (SIGKILL).
-func setLimit(resource int, v uint64) error {
-	var cur syscall.Rlimit
-	if err := syscall.Getrlimit(resource, &cur); err != nil {
-		return err
+// prlimits applies rs to process pid (prlimit(2)).
+func prlimits(pid int, rs []rlimit) error {
+	for _, r := range rs {
+		lim := unix.Rlimit{Cur: r.value.Cur, Max: r.value.Max}
+		if err := unix.Prlimit(pid, r.resource, &lim, nil); err != nil {
+			return fail("rlimit", "prlimit(%s, %d): %w", r.name, r.value.Cur, err)
+		}
 	}
-	hard := v
-	if resource == unix.RLIMIT_CPU {
-		hard = v + 1
-	}
-	hard = min(hard, cur.Max) // RLIM_INFINITY is the largest uint64
-	return syscall.Setrlimit(resource, &syscall.Rlimit{Cur: min(v, hard), Max: hard})
+	return nil
 }

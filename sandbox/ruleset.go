@@ -1,10 +1,13 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
 )
 
 // presets are go-landlock's per-ABI configurations, each handling every
@@ -14,67 +17,231 @@ var presets = [maxABI + 1]landlock.Config{
 	landlock.V6, landlock.V7, landlock.V8, landlock.V9, landlock.V10, landlock.V11,
 }
 
-// policy is what one launch enforces: the ruleset's handled rights and the
-// rules granting exceptions. extraRead are single files (the target
-// program); extraWrite are trees (the call's temporary directory).
+// Filesystem rights (Linux include/uapi/linux/landlock.h). A rule on a
+// file that is not a directory may carry only fileRights.
+const (
+	readRights  = ll.AccessFSReadFile | ll.AccessFSReadDir
+	execRights  = readRights | ll.AccessFSExecute
+	writeRights = readRights | ll.AccessFSWriteFile | ll.AccessFSTruncate | ll.AccessFSRemoveDir | ll.AccessFSRemoveFile |
+		ll.AccessFSMakeChar | ll.AccessFSMakeDir | ll.AccessFSMakeReg | ll.AccessFSMakeSock | ll.AccessFSMakeFifo |
+		ll.AccessFSMakeBlock | ll.AccessFSMakeSym | ll.AccessFSRefer
+	fileRights = ll.AccessFSExecute | ll.AccessFSWriteFile | ll.AccessFSReadFile | ll.AccessFSTruncate | ll.AccessFSIoctlDev
+)
+
+// deviceRW and deviceRO are device files every stage may use; missing
+// ones are skipped. No ioctl right is granted on them.
+var (
+	deviceRW = []string{"/dev/null", "/dev/zero", "/dev/full"}
+	deviceRO = []string{"/dev/random", "/dev/urandom"}
+)
+
+// policy is what one stage's Landlock ruleset allows; it travels to the
+// re-executed launcher as JSON. Everything the ABI can restrict and the
+// policy does not grant is denied.
 type policy struct {
-	abi        int
-	network    bool
-	readDirs   []string
-	writeDirs  []string
-	extraRead  []string
-	extraWrite []string
+	ABI int `json:"abi"`
+	// Net leaves the network unrestricted (TCP, and UDP and pathname
+	// UNIX sockets where the ABI restricts them).
+	Net bool `json:"net,omitempty"`
+	// Read are trees the stage reads.
+	Read []string `json:"read,omitempty"`
+	// Exec are files and trees the stage reads and executes.
+	Exec []string `json:"exec,omitempty"`
+	// Write are trees the stage reads and writes; they must exist.
+	Write []string `json:"write,omitempty"`
+	// Run also makes Read and Write executable: the stage belongs to a
+	// family that runs other programs.
+	Run bool `json:"run,omitempty"`
+	// held are descriptors opened at start-up for paths every launch
+	// names (the read trees, the devices); nil in the re-executed
+	// launcher.
+	held *heldPaths
 }
 
-// config returns the handled rights at p.abi: everything the ABI can
-// restrict, minus the network when p.network.
-func (p policy) config() landlock.Config {
-	c := presets[p.abi]
-	if p.network {
-		c.HandledAccessNet = 0
-	}
-	return c
+// heldPaths are O_PATH descriptors of the paths every ruleset names,
+// opened once instead of per launch (an O_PATH open and a stat per rule
+// cost more than the rest of a ruleset). A missing path is held as -1.
+// The descriptors are close-on-exec and shared by every Launcher of the
+// process (heldAll), so they are never closed.
+type heldPaths struct {
+	fds map[string]heldFD
 }
 
-// rules returns the exceptions. Rights the ABI does not handle are
-// dropped by go-landlock for RODirs/RWDirs-style rules; "refer" and
-// "resolve unix" are added only where the ABI handles them, because
-// go-landlock rejects a rule with an unhandled right outside best-effort
-// mode.
-func (p policy) rules() []landlock.Rule {
-	write := landlock.RWDirs(append(append([]string{}, p.writeDirs...), p.extraWrite...)...)
-	if p.abi >= 2 {
-		write = write.WithRefer() // mv and ln between the writable trees
-	}
-	rules := []landlock.Rule{
-		landlock.RODirs(p.readDirs...).IgnoreIfMissing(),
-		write,
-		landlock.RWFiles(deviceRW...).IgnoreIfMissing(),
-		landlock.ROFiles(deviceRO...).IgnoreIfMissing(),
-	}
-	if len(p.extraRead) > 0 {
-		rules = append(rules, landlock.ROFiles(p.extraRead...))
-	}
-	if p.network && p.abi >= 9 {
-		// ABI 9 moved pathname UNIX sockets under the filesystem rights;
-		// an operator who allows the network allows them too.
-		rules = append(rules, landlock.PathAccess(ll.AccessFSResolveUnix, "/"))
-	}
-	return rules
+type heldFD struct {
+	fd  int // -1: the path was missing
+	dir bool
 }
 
-// rulesetFD builds the ruleset without enforcing it; the caller closes
-// the descriptor (close-on-exec). flags are the restrict-self flags.
-func (p policy) rulesetFD() (fd int, flags uint32, err error) {
-	if p.abi < 1 || p.abi > maxABI {
-		return -1, 0, fmt.Errorf("%w: Landlock ABI %d", ErrUnavailable, p.abi)
+// heldAll are the descriptors held so far, by path.
+var heldAll = struct {
+	sync.Mutex
+	fds map[string]heldFD
+}{fds: map[string]heldFD{}}
+
+// holdPaths returns held descriptors for every path, opening those not
+// held yet; errors other than a missing path leave a path out (it is then
+// opened per launch and reports its error there).
+func holdPaths(paths ...[]string) *heldPaths {
+	heldAll.Lock()
+	defer heldAll.Unlock()
+	h := &heldPaths{fds: map[string]heldFD{}}
+	for _, list := range paths {
+		for _, p := range list {
+			if held, ok := heldAll.fds[p]; ok {
+				h.fds[p] = held
+				continue
+			}
+			fd, dir, err := openPath(p)
+			switch {
+			case err == nil:
+				h.fds[p] = heldFD{fd: fd, dir: dir}
+			case errors.Is(err, unix.ENOENT):
+				h.fds[p] = heldFD{fd: -1}
+			default:
+				continue
+			}
+			heldAll.fds[p] = h.fds[p]
+		}
 	}
-	fd, flags, err = p.config().NewRulesetFD(p.rules()...)
+	return h
+}
+
+// openPath opens p with O_PATH and reports whether it is a directory.
+func openPath(p string) (fd int, dir bool, err error) {
+	fd, err = unix.Open(p, unix.O_PATH|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return -1, 0, fmt.Errorf("building the Landlock ruleset (ABI %d): %w", p.abi, err)
+		return -1, false, err
 	}
-	if fd < 0 {
-		return -1, 0, fmt.Errorf("%w: empty Landlock ruleset at ABI %d", ErrUnavailable, p.abi)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return -1, false, err
 	}
-	return fd, flags, nil
+	return fd, st.Mode&unix.S_IFMT == unix.S_IFDIR, nil
+}
+
+// grant is one rule: a path and the rights beneath it.
+type grant struct {
+	path     string
+	access   uint64
+	optional bool // a missing path is skipped
+}
+
+// grants lists p's rules, devices included.
+func (p policy) grants() []grant {
+	read, write := uint64(readRights), uint64(writeRights)
+	if p.Run {
+		read, write = execRights, writeRights|ll.AccessFSExecute
+	}
+	var gs []grant
+	add := func(paths []string, access uint64, optional bool) {
+		for _, path := range paths {
+			gs = append(gs, grant{path: path, access: access, optional: optional})
+		}
+	}
+	add(p.Read, read, true)
+	add(p.Exec, execRights, true)
+	add(p.Write, write, false)
+	add(deviceRW, readRights|ll.AccessFSWriteFile|ll.AccessFSTruncate, true)
+	add(deviceRO, readRights, true)
+	if p.Net && p.ABI >= 9 {
+		// ABI 9 moved pathname UNIX sockets under the filesystem rights;
+		// a stage that may use the network may use them too.
+		add([]string{"/"}, ll.AccessFSResolveUnix, false)
+	}
+	return gs
+}
+
+// attr returns the ruleset's handled rights at p.ABI: everything the ABI
+// can restrict, minus the network when p.Net.
+func (p policy) attr() ll.RulesetAttr {
+	c := presets[p.ABI]
+	a := ll.RulesetAttr{HandledAccessFS: uint64(c.HandledAccessFS), HandledAccessNet: uint64(c.HandledAccessNet), Scoped: uint64(c.Scoped)}
+	if p.Net {
+		a.HandledAccessNet = 0
+	}
+	return a
+}
+
+// rulesetFD builds p's ruleset without enforcing it; the caller closes
+// the descriptor (close-on-exec).
+func (p policy) rulesetFD() (int, error) {
+	if p.ABI < 1 || p.ABI > maxABI {
+		return -1, fmt.Errorf("%w: Landlock ABI %d", ErrUnavailable, p.ABI)
+	}
+	attr := p.attr()
+	fd, err := ll.LandlockCreateRuleset(&attr, 0)
+	if err != nil {
+		return -1, fmt.Errorf("landlock_create_ruleset (ABI %d): %w", p.ABI, err)
+	}
+	for _, g := range p.grants() {
+		if err := p.held.add(fd, g, attr.HandledAccessFS); err != nil {
+			unix.Close(fd)
+			return -1, err
+		}
+	}
+	return fd, nil
+}
+
+// add adds one rule, limited to the handled rights and, on a file that
+// is not a directory, to the rights a file can carry. A held descriptor
+// is used when there is one (h may be nil).
+func (h *heldPaths) add(rulesetFD int, g grant, handled uint64) error {
+	var held heldFD
+	ok := false
+	if h != nil {
+		held, ok = h.fds[g.path]
+	}
+	if !ok {
+		fd, dir, err := openPath(g.path)
+		if err != nil && !errors.Is(err, unix.ENOENT) || err != nil && !g.optional {
+			return fmt.Errorf("building the Landlock ruleset: %s: %w", g.path, err)
+		}
+		if err == nil {
+			defer unix.Close(fd)
+		}
+		held = heldFD{fd: fd, dir: dir}
+	}
+	if held.fd < 0 {
+		if !g.optional {
+			return fmt.Errorf("building the Landlock ruleset: %s: %w", g.path, unix.ENOENT)
+		}
+		return nil
+	}
+	access := g.access & handled
+	if !held.dir {
+		access &= fileRights
+	}
+	if access == 0 {
+		return nil
+	}
+	if err := ll.LandlockAddPathBeneathRule(rulesetFD, &ll.PathBeneathAttr{AllowedAccess: access, ParentFd: held.fd}, 0); err != nil {
+		return fmt.Errorf("landlock_add_rule %s: %w", g.path, err)
+	}
+	return nil
+}
+
+// restrict enforces p on the calling (locked) thread: no_new_privs, the
+// ruleset, then (filter) the socket filter. Everything the thread starts
+// inherits them.
+func restrict(p policy, filter bool) error {
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fail("no_new_privs", "prctl(PR_SET_NO_NEW_PRIVS): %w", err)
+	}
+	fd, err := p.rulesetFD()
+	if err != nil {
+		return fail("landlock", "%w", err)
+	}
+	err = ll.LandlockRestrictSelf(fd, 0)
+	unix.Close(fd)
+	if err != nil {
+		return fail("landlock", "landlock_restrict_self: %w", err)
+	}
+	if filter {
+		// From ABI 9 Landlock itself restricts pathname UNIX sockets.
+		if err := installSocketFilter(p.ABI < 9); err != nil {
+			return fail("seccomp", "%w", err)
+		}
+	}
+	return nil
 }

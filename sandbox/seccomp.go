@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 	"runtime"
+	"sync"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -152,18 +153,28 @@ func (a *bpfAsm) assemble() ([]unix.SockFilter, error) {
 	return a.prog, nil
 }
 
-// filterWanted reports whether launches under cfg install the socket
-// filter: Landlock with the network denied, on an architecture that has
-// it (Probe refuses a missing one unless BestEffort).
-func filterWanted(cfg Config) bool {
+// filterAvailable reports whether this architecture has the socket
+// filter (Probe refuses a missing one unless BestEffort or the network
+// is allowed to every stage).
+func filterAvailable() bool {
 	_, err := socketFilter(false)
-	return cfg.Landlock() && !cfg.Network && err == nil
+	return err == nil
+}
+
+// filters are the two socket filters, assembled once.
+var filters = [2]func() ([]unix.SockFilter, error){
+	sync.OnceValues(func() ([]unix.SockFilter, error) { return socketFilter(false) }),
+	sync.OnceValues(func() ([]unix.SockFilter, error) { return socketFilter(true) }),
 }
 
 // installSocketFilter installs socketFilter(denyUnix) on the calling thread (which
 // then execs; the filter survives execve). no_new_privs must be set.
 func installSocketFilter(denyUnix bool) error {
-	prog, err := socketFilter(denyUnix)
+	i := 0
+	if denyUnix {
+		i = 1
+	}
+	prog, err := filters[i]()
 	if err != nil {
 		return err
 	}

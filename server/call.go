@@ -101,8 +101,8 @@ func (s *Server) run(ctx context.Context, c call, o outcome) outcome {
 // sandbox is how this server confines children, for the audit record.
 func (s *Server) sandbox() sandboxInfo {
 	info := sandboxInfo{mode: s.opts.SandboxMode}
-	if s.opts.Launcher != nil {
-		info.abi = s.opts.Launcher.ABI()
+	if s.opts.Launcher != nil { // the effective mode: auto resolves to landlock or limits
+		info.mode, info.abi = s.opts.Launcher.Mode(), s.opts.Launcher.ABI()
 	}
 	return info
 }

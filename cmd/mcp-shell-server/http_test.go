@@ -69,7 +69,10 @@ func serveHTTP(t *testing.T, dir string, env []string) (string, *exec.Cmd) {
 func TestHTTPTransport(t *testing.T) {
 	tools := t.TempDir()
 	script := helperScript(t, tools, "wait.sh", "echo $$ > \"$0.pid\"\nexec sleep 300\n")
-	url, cmd, auditFile := startHTTP(t, "ALLOW_COMMANDS=echo,"+script)
+	// The script writes its pid file beside itself, so tools is an allowed
+	// (writable) directory; under the default sandbox it may run sleep
+	// only because MCP_SHELL_SANDBOX_EXEC says so.
+	url, cmd, auditFile := startHTTP(t, "ALLOW_COMMANDS=echo,"+script, "MCP_SHELL_ALLOWED_DIRECTORIES="+tools, "MCP_SHELL_SANDBOX_EXEC="+script+"=sleep")
 	base := strings.TrimSuffix(url, "/mcp")
 
 	resp, err := http.Get(base + "/healthz")

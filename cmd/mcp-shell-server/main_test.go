@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/proctest"
+	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
 // binary is the mcp-shell-server built once for these end-to-end tests.
@@ -305,7 +306,7 @@ func readPID(t *testing.T, path string) int {
 func TestTimeoutKillsProcessTree(t *testing.T) {
 	tools := t.TempDir()
 	script := helperScript(t, tools, "tree.sh", "sleep 300 &\necho $! > grandchild.pid\necho started\nsleep 300\n")
-	e := start(t, "", "ALLOW_COMMANDS="+script)
+	e := start(t, "", "ALLOW_COMMANDS="+script, "MCP_SHELL_SANDBOX_EXEC="+script+"=sleep")
 	begin := time.Now()
 	r := e.call(map[string]any{"command": []string{script}, "timeout": 1})
 	if took := time.Since(begin); took > 5*time.Second {
@@ -325,7 +326,7 @@ func TestCancellationKillsProcessGroup(t *testing.T) {
 	// The script and its sleep ignore SIGTERM: only the SIGKILL after the
 	// grace period ends them.
 	script := helperScript(t, tools, "wait.sh", "trap '' TERM\necho $$ > child.pid\nsleep 300\n")
-	e := start(t, "", "ALLOW_COMMANDS="+script)
+	e := start(t, "", "ALLOW_COMMANDS="+script, "MCP_SHELL_SANDBOX_EXEC="+script+"=sleep")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
@@ -505,6 +506,44 @@ func TestLandlockSandbox(t *testing.T) {
 	recs := e.auditRecords()
 	if len(recs) == 0 || recs[0]["sandbox"] != "landlock" || recs[0]["sandbox_abi"].(float64) < 4 {
 		t.Errorf("audit does not record the sandbox: %v", recs)
+	}
+}
+
+// TestDefaultSandbox: with nothing set, the server confines its children
+// where the kernel offers Landlock ABI 4 (mode auto), says which mode
+// applies in one start-up line, and records it in every audit record.
+func TestDefaultSandbox(t *testing.T) {
+	want := "limits"
+	if abi, err := sandbox.KernelABI(); err == nil && abi >= sandbox.ABINetwork {
+		want = "landlock"
+	}
+	cmd := exec.Command(binary, t.TempDir())
+	cmd.Env = []string{"PATH=/usr/bin:/bin"}
+	cmd.Stdin = strings.NewReader("")
+	out, _ := cmd.CombinedOutput()
+	var lines []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.Contains(l, "msg=\"sandbox") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) != 1 || !strings.Contains(lines[0], "sandbox="+want) || !strings.Contains(lines[0], "requested=auto") {
+		t.Errorf("start-up lines %q, want one saying sandbox=%s requested=auto", lines, want)
+	}
+	outside := t.TempDir()
+	e := start(t, "", "ALLOW_COMMANDS=cp,cat")
+	os.WriteFile(filepath.Join(e.dir, "in.txt"), []byte("data\n"), 0o644)
+	r := e.call(map[string]any{"command": []string{"cp", "in.txt", filepath.Join(outside, "x")}})
+	if _, err := os.Stat(filepath.Join(outside, "x")); want == "landlock" && (err == nil || !r.IsError) {
+		t.Errorf("the default mode let cp write outside the allowed directory: %q", text(r))
+	}
+	if r := e.call(map[string]any{"command": []string{"cat", "in.txt"}}); r.IsError {
+		t.Errorf("cat inside: %q", text(r))
+	}
+	for _, rec := range e.auditRecords() {
+		if rec["sandbox"] != want {
+			t.Errorf("audit record sandbox %v, want %s: %v", rec["sandbox"], want, rec)
+		}
 	}
 }
 

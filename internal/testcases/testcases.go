@@ -27,6 +27,15 @@ type Case struct {
 	Note      string            `json:"note"`
 	Directory string            `json:"directory"`
 	Stdin     string            `json:"stdin"`
+	// Function is the GTFOBins function (shell, file-write, ...);
+	// Class the weakness a red-team row stands for.
+	Function string `json:"function"`
+	Class    string `json:"class"`
+	// Setup says in words what to create first (gtfobins); SetupArgv
+	// are argv arrays to run first in the case's directory (redteam2).
+	Setup       Words      `json:"setup"`
+	SetupArgv   [][]string `json:"setup_argv"`
+	Interactive bool       `json:"interactive"`
 }
 
 // Dir returns the shared cases directory, skipping the test when it is
@@ -79,6 +88,20 @@ func Load(t testing.TB, name string) []Case {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// Words is a list of phrases; the corpora write a single one as a plain
+// string.
+type Words []string
+
+// UnmarshalJSON accepts a string or an array of strings.
+func (w *Words) UnmarshalJSON(b []byte) error {
+	var one string
+	if json.Unmarshal(b, &one) == nil {
+		*w = Words{one}
+		return nil
+	}
+	return json.Unmarshal(b, (*[]string)(w))
 }
 
 // ServerEnv is the server environment a case is judged under: its own env

@@ -1,0 +1,110 @@
+package sandbox
+
+import (
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// Every confined call gets a private temporary directory. Creating and
+// removing one costs more than the rest of a confined start on a
+// journaling filesystem (mkdir about 80 µs and rmdir 120 µs of kernel
+// time on this project's ext4 CI machine, against 8 µs for both on
+// tmpfs), so a directory its call left empty, mode 0700, goes back to a
+// free list and serves a later call; the others are removed in the
+// background. A directory is used by one call at a time, and every
+// process of its call has been killed when it is released; a descendant
+// that escaped the call's process group (setsid) keeps the Landlock
+// domain that lets it write there, as it keeps the allowed directories.
+
+// callDirPattern names the directories (os.MkdirTemp pattern).
+const callDirPattern = "mcp-shell-call-"
+
+// maxFreeCallDirs bounds the free list: the calls running at once, at
+// most, come back to it.
+const maxFreeCallDirs = 64
+
+// callDirs is the launcher's supply of private temporary directories,
+// beneath os.TempDir() as it is when each is created.
+type callDirs struct {
+	mu      sync.Mutex
+	free    []string
+	pending sync.WaitGroup // background removals
+}
+
+// get returns an empty directory of this user, mode 0700: a free one, or
+// a new one.
+func (c *callDirs) get() (string, error) {
+	c.mu.Lock()
+	if n := len(c.free); n > 0 {
+		d := c.free[n-1]
+		c.free = c.free[:n-1]
+		c.mu.Unlock()
+		return d, nil
+	}
+	c.mu.Unlock()
+	return os.MkdirTemp("", callDirPattern)
+}
+
+// release takes dir back from its call: to the free list when the call
+// left it empty and private, otherwise to a background removal.
+func (c *callDirs) release(dir string) {
+	if reusable(dir) {
+		c.mu.Lock()
+		if len(c.free) < maxFreeCallDirs {
+			c.free = append(c.free, dir)
+			c.mu.Unlock()
+			return
+		}
+		c.mu.Unlock()
+	}
+	c.pending.Go(func() { removeTree(dir) })
+}
+
+// reusable reports whether dir is still an empty directory of this user
+// with mode 0700 (a call may have changed its mode or filled it).
+func reusable(dir string) bool {
+	var st unix.Stat_t
+	if unix.Lstat(dir, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR || st.Mode&0o7777 != 0o700 || int(st.Uid) != os.Getuid() {
+		return false
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(1)
+	return err == io.EOF && len(names) == 0
+}
+
+// close removes the free directories and waits for the background
+// removals.
+func (c *callDirs) close() {
+	c.mu.Lock()
+	free := c.free
+	c.free = nil
+	c.mu.Unlock()
+	for _, d := range free {
+		removeTree(d)
+	}
+	c.pending.Wait()
+}
+
+// removeTree removes dir. A child may have left directories without
+// write permission, so those are opened up and the removal retried once.
+func removeTree(dir string) {
+	if dir == "" || os.RemoveAll(dir) == nil {
+		return
+	}
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			_ = os.Chmod(p, 0o700) // Chmod does not follow a symlink here: d is a directory
+		}
+		return nil
+	})
+	_ = os.RemoveAll(dir)
+}

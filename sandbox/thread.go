@@ -1,0 +1,136 @@
+package sandbox
+
+import (
+	"errors"
+	"os"
+	"runtime"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// A stage is started from an OS thread of the server that carries the
+// stage's restrictions: no_new_privs, the Landlock domain and the seccomp
+// filter are per thread until execve, and a child inherits its thread's
+// (landlock_restrict_self(2), seccomp(2), prctl(2) PR_SET_NO_NEW_PRIVS).
+// So no second program starts per stage; only the rlimits, which belong
+// to the whole process, are set afterwards: the child is started traced
+// (PTRACE_TRACEME, so it stops with SIGTRAP right after its execve, before
+// running an instruction of the program), gets its limits with
+// prlimit(2), and is detached.
+
+// cldTrapped is CLD_TRAPPED, the siginfo code of a traced child's stop
+// (include/uapi/asm-generic/siginfo.h).
+const cldTrapped = 4
+
+// startOnThread starts path on a new locked OS thread restricted by pl.
+// The thread is never unlocked: a goroutine that ends locked takes its
+// thread with it, so no other goroutine ever runs restricted. It lives
+// until the stage exits, because it is the stage's parent thread, whose
+// end would deliver a PR_SET_PDEATHSIG signal to the stage.
+func startOnThread(path string, argv []string, attr *os.ProcAttr, pl plan) (*os.Process, error) {
+	type result struct {
+		p   *os.Process
+		err error
+	}
+	done := make(chan result)
+	go func() {
+		runtime.LockOSThread()
+		p, err := confineAndStart(path, argv, attr, pl)
+		if err != nil {
+			done <- result{err: err}
+			return
+		}
+		// Parked on a channel, not in waitid: a locked thread blocked in
+		// a system call would keep its P until sysmon retakes it, which
+		// delays the caller the send just woke.
+		exited := make(chan struct{})
+		go func() {
+			waitExited(p.Pid)
+			close(exited)
+		}()
+		done <- result{p: p}
+		<-exited
+	}()
+	r := <-done
+	return r.p, r.err
+}
+
+// confineAndStart restricts the calling thread as pl says, starts the
+// program and sets its rlimits.
+func confineAndStart(path string, argv []string, attr *os.ProcAttr, pl plan) (*os.Process, error) {
+	if pl.landlock {
+		if err := restrict(pl.policy, pl.filter); err != nil {
+			return nil, startError(err)
+		}
+	} else if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return nil, startError(fail("no_new_privs", "prctl(PR_SET_NO_NEW_PRIVS): %w", err))
+	}
+	a := *attr
+	sys := syscall.SysProcAttr{}
+	if attr.Sys != nil {
+		sys = *attr.Sys
+	}
+	sys.Ptrace = len(pl.rlimits) > 0
+	a.Sys = &sys
+	p, err := os.StartProcess(path, argv, &a)
+	if err != nil {
+		return nil, execError(path, err)
+	}
+	if !sys.Ptrace {
+		return p, nil
+	}
+	if err := limitTraced(p.Pid, pl.rlimits); err != nil {
+		_ = p.Kill()
+		_, _ = p.Wait()
+		return nil, startError(err)
+	}
+	return p, nil
+}
+
+// limitTraced waits for the traced child's stop after its execve, sets
+// its limits and detaches it. A child that died first (a signal from the
+// call's process group) is left to the caller to reap.
+func limitTraced(pid int, rs []rlimit) error {
+	var info unix.Siginfo
+	for {
+		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WSTOPPED|unix.WNOWAIT, nil)
+		if err == nil {
+			break
+		}
+		if err != unix.EINTR {
+			return fail("rlimit", "waitid: %w", err)
+		}
+	}
+	if info.Code != cldTrapped {
+		return nil
+	}
+	if err := prlimits(pid, rs); err != nil {
+		return err
+	}
+	if err := unix.PtraceDetach(pid); err != nil {
+		return fail("rlimit", "ptrace(PTRACE_DETACH): %w", err)
+	}
+	return nil
+}
+
+// execError reports a failed fork or execve the way the re-executed
+// launcher does: "exec PATH: CAUSE", wrapping the errno.
+func execError(path string, err error) *StartError {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return &StartError{Step: "exec", Msg: "exec " + path + ": " + errno.Error(), Err: errno}
+	}
+	return &StartError{Step: "exec", Msg: "exec " + path + ": " + err.Error()}
+}
+
+// waitExited blocks until pid has exited, without reaping it.
+func waitExited(pid int) {
+	var info unix.Siginfo
+	for {
+		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+		if err != unix.EINTR {
+			return
+		}
+	}
+}
