@@ -192,7 +192,7 @@ func TestEmptyMeansDefault(t *testing.T) {
 			t.Errorf("%s=: %+v\nunset: %+v", v.name, got, unset)
 		}
 	}
-	cfg, err := Parse(LookupMap(map[string]string{"MCP_SHELL_RLIMIT_CPU_SECONDS": ""}), []string{dir})
+	cfg, err := Parse(LookupMap(map[string]string{"MCP_SHELL_SANDBOX": "off", "MCP_SHELL_RLIMIT_CPU_SECONDS": ""}), []string{dir})
 	if err != nil || cfg.Launch {
 		t.Errorf("an empty MCP_SHELL_RLIMIT_* must not turn the launcher on: %v %+v", err, cfg)
 	}
