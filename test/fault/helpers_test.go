@@ -136,7 +136,10 @@ func newStdio(t *testing.T, stderr io.Writer, env ...string) *stdioServer {
 	}
 	s := &stdioServer{t: t, dir: dir, audit: filepath.Join(t.TempDir(), "audit.jsonl"), stderr: &strings.Builder{}}
 	s.cmd = exec.Command(binary, dir)
-	s.cmd.Env = append([]string{"PATH=/usr/local/bin:/usr/bin:/bin", "MCP_SHELL_AUDIT_LOG=" + s.audit, "MCP_SHELL_LOG_LEVEL=warn"}, env...)
+	// The helper scripts run sleep and write pid files beside the allowed
+	// directory: the fault suite tests the server's own behaviour, so its
+	// children run unconfined (the sandbox has its own proofs in runner/).
+	s.cmd.Env = append([]string{"PATH=/usr/local/bin:/usr/bin:/bin", "MCP_SHELL_AUDIT_LOG=" + s.audit, "MCP_SHELL_LOG_LEVEL=warn", "MCP_SHELL_SANDBOX=off"}, env...)
 	for _, e := range env {
 		if v, ok := strings.CutPrefix(e, "MCP_SHELL_AUDIT_LOG="); ok {
 			s.audit = v

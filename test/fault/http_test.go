@@ -32,7 +32,7 @@ func startHTTP(t *testing.T, env ...string) *httpServer {
 	dir, _ := filepath.EvalSymlinks(t.TempDir())
 	h := &httpServer{audit: filepath.Join(t.TempDir(), "audit.jsonl"), dir: dir}
 	h.cmd = exec.Command(binary, dir)
-	h.cmd.Env = append([]string{"PATH=/usr/bin:/bin", "MCP_SHELL_TRANSPORT=http", "MCP_SHELL_HTTP_ADDR=127.0.0.1:0",
+	h.cmd.Env = append([]string{"PATH=/usr/bin:/bin", "MCP_SHELL_SANDBOX=off", "MCP_SHELL_TRANSPORT=http", "MCP_SHELL_HTTP_ADDR=127.0.0.1:0",
 		"MCP_SHELL_HTTP_TOKEN=" + token, "MCP_SHELL_AUDIT_LOG=" + h.audit, "MCP_SHELL_LOG_LEVEL=info"}, env...)
 	stderr, _ := h.cmd.StderrPipe()
 	if err := h.cmd.Start(); err != nil {
