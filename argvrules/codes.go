@@ -190,6 +190,8 @@ var (
 	// yarn.exec-command: yarn exec/dlx and scripts given on the command line.
 	ruleYarnExecCommand = refusal.Rule{Code: "yarn.exec-command", Phrase: nodePolicy}
 
+	// zip.no-archive: zip without an archive operand (--help, -v): only archive-building forms are admitted.
+	ruleZipNoArchive = refusal.Rule{Code: "zip.no-archive", Phrase: "zip external program"}
 	// zip.exec-option: -T/-TT run an unzip command to test the archive.
 	ruleZipExecOption = refusal.Rule{Code: "zip.exec-option", Phrase: "zip external program"}
 )

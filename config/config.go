@@ -14,6 +14,7 @@ import (
 
 	"github.com/kelseyhightower/envconfig"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
@@ -79,7 +80,8 @@ type Config struct {
 
 // PolicySettings are the policy's part of the configuration.
 func (c *Config) PolicySettings() policy.Settings {
-	return policy.Settings{Commands: c.Commands, Patterns: c.Patterns, PatternSources: c.PatternSources, GitSubcommands: c.GitSubcommands}
+	return policy.Settings{Commands: c.Commands, Patterns: c.Patterns, PatternSources: c.PatternSources, GitSubcommands: c.GitSubcommands,
+		ChildEnv: childenv.Config{Allowlist: c.ChildEnvAllowlist, SafePath: c.SafePath}, AllowedDirs: c.AllowedDirs}
 }
 
 // HasTool reports whether the named tool is exposed.
