@@ -52,13 +52,13 @@ var (
 	ruleAwkAmbiguous = refusal.Rule{Code: "awk.ambiguous", Phrase: awkPolicy}
 	// awk.debugger: -D/--debug starts the gawk debugger, which takes commands (eval included) from stdin or a file.
 	ruleAwkDebugger = refusal.Rule{Code: "awk.debugger", Phrase: awkPolicy}
-	// awk.file-output: -d, -o, -p with a file, or --persist: gawk writes a file the policy does not contain.
+	// awk.file-output: --persist: gawk keeps its heap in a file the policy does not contain.
 	ruleAwkFileOutput = refusal.Rule{Code: "awk.file-output", Phrase: awkPolicy}
 	// awk.indirect-call: a gawk indirect function call @f(...), which can call system().
 	ruleAwkIndirectCall = refusal.Rule{Code: "awk.indirect-call", Phrase: awkPolicy}
 	// awk.missing-value: an awk option that needs a value has none.
 	ruleAwkMissingValue = refusal.Rule{Code: "awk.missing-value", Phrase: awkGrammarPolicy}
-	// awk.network: a gawk /inet special file, which opens a network connection.
+	// awk.network: a gawk /inet special file, or a file name gawk computes at run time (getline from a non-literal, ARGV writes, SYMTAB), which may open a network connection.
 	ruleAwkNetwork = refusal.Rule{Code: "awk.network", Phrase: awkPolicy}
 	// awk.pipe: a "|" or "|&" pipe to or from a command inside the awk program.
 	ruleAwkPipe = refusal.Rule{Code: "awk.pipe", Phrase: awkPolicy}

@@ -237,9 +237,9 @@ func TestAwk(t *testing.T) {
 		{[]string{"mawk", "-W", "dump,EXEC=p.awk"}, "awk.program-file"},
 		{[]string{"mawk", "--exec", "p.awk"}, "awk.program-file"},
 		{[]string{"gawk", "-D", "BEGIN{}"}, "awk.debugger"},
-		{[]string{"gawk", "--profile=/tmp/x", "BEGIN{}"}, "awk.file-output"},
-		{[]string{"gawk", "-o/tmp/x", "BEGIN{}"}, "awk.file-output"},
-		{[]string{"gawk", "--dump-variables=/tmp/x", "BEGIN{}"}, "awk.file-output"},
+		{[]string{"gawk", "--profile=/tmp/x", "BEGIN{}"}, "awk.output-path"},
+		{[]string{"gawk", "-o/tmp/x", "BEGIN{}"}, "awk.output-path"},
+		{[]string{"gawk", "--dump-variables=/tmp/x", "BEGIN{}"}, "awk.output-path"},
 		{[]string{"gawk", "--so=BEGIN{system(\"id\")}"}, "awk.system"},
 		{[]string{"awk", "--", "BEGIN{system(\"id\")}"}, "awk.system"},
 		{[]string{"gawk", "--bogus", "BEGIN{}"}, "awk.unknown-option"},
@@ -405,9 +405,10 @@ func TestAwkHostileProgramsFinish(t *testing.T) {
 		{strings.Repeat("a ~ /[[:alpha:]/]+/;", 20000), false},
 	}
 	for i, c := range cases {
-		r := checkAwkProgram(c.src, 1)
-		if c.mustRefer && r == nil {
-			t.Errorf("case %d: dangerous program allowed", i)
+		for _, d := range awkDialects {
+			if r := checkAwkProgram(c.src, 1, d); c.mustRefer && r == nil {
+				t.Errorf("case %d: dangerous program allowed (%s)", i, d.name)
+			}
 		}
 	}
 }
