@@ -125,6 +125,8 @@ var (
 	ruleKubectlCommand = refusal.Rule{Code: "kubectl.command", Phrase: containerPolicy}
 	// kubectl.global-option: a kubectl global option that names credentials, plugins or a kubeconfig.
 	ruleKubectlGlobalOption = refusal.Rule{Code: "kubectl.global-option", Phrase: containerPolicy}
+	// kubectl.home-config: HOME and KUBECONFIG are unset for children, so kubectl would read ./.kube/config (exec credential plugins) from the working directory.
+	ruleKubectlHomeConfig = refusal.Rule{Code: "kubectl.home-config", Phrase: containerPolicy}
 	// kubectl.unknown-option: a flag kubectl does not have.
 	ruleKubectlUnknownOption = refusal.Rule{Code: "kubectl.unknown-option", Phrase: "kubectl option grammar"}
 

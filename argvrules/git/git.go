@@ -28,8 +28,13 @@ type globals struct {
 	// chdir holds the values of -C, --git-dir and --work-tree: an output
 	// path is relative to them, so they must be confined too.
 	chdir []string
-	any   bool         // at least one global option preceded the subcommand
-	dir   *workdir.Dir // the call's working directory (nil: unknown)
+	// cdirs are the -C values alone, in order (git chdirs into each);
+	// gitDir is the last --git-dir value; bare is set by --bare.
+	cdirs  []string
+	gitDir string
+	bare   bool
+	any    bool         // at least one global option preceded the subcommand
+	dir    *workdir.Dir // the call's working directory (nil: unknown)
 }
 
 func check(argv []string, g0 globals, allow []string) *refusal.Rejection {
@@ -90,7 +95,10 @@ func parseGlobals(argv []string) (globals, int, *refusal.Rejection) {
 		case "-p", "--paginate":
 			return g, i, rulePager.Reject(i, a,
 				"%s starts a pager, a program chosen by configuration and environment", a)
-		case "-P", "--no-pager", "--no-lazy-fetch", "--no-replace-objects", "--bare",
+		case "--bare":
+			g.any, g.bare = true, true
+			continue
+		case "-P", "--no-pager", "--no-lazy-fetch", "--no-replace-objects",
 			"--literal-pathspecs", "--no-literal-pathspecs", "--glob-pathspecs",
 			"--noglob-pathspecs", "--icase-pathspecs", "--no-optional-locks", "--no-advice":
 			g.any = true
@@ -107,6 +115,12 @@ func parseGlobals(argv []string) (globals, int, *refusal.Rejection) {
 			i++
 			if a == "-C" || a == "--git-dir" || a == "--work-tree" {
 				g.chdir = append(g.chdir, argv[i])
+			}
+			switch a {
+			case "-C":
+				g.cdirs = append(g.cdirs, argv[i])
+			case "--git-dir":
+				g.gitDir = argv[i]
 			}
 			continue
 		}
@@ -126,6 +140,9 @@ func parseGlobals(argv []string) (globals, int, *refusal.Rejection) {
 			case "--git-dir", "--work-tree":
 				g.chdir = append(g.chdir, val)
 				g.any = true
+				if name == "--git-dir" {
+					g.gitDir = val
+				}
 				continue
 			case "--namespace", "--super-prefix", "--attr-source":
 				g.any = true

@@ -107,6 +107,9 @@ func checkArchive(args []string, base int, g globals) *refusal.Rejection {
 	if rej != nil {
 		return rej
 	}
+	if rej := checkArchiveFormat(res); rej != nil {
+		return rej
+	}
 	for _, ev := range res.events {
 		if ev.spec != nil && ev.spec.long == "output" && !ev.unset {
 			if rej := checkOutputPath(ev, g, redirect.File); rej != nil {
