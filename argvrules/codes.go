@@ -136,10 +136,10 @@ var (
 	ruleMakeEval = refusal.Rule{Code: "make.eval", Phrase: "make command-line makefile text"}
 	// make.stdin-makefile: a makefile read from standard input or a device (-f -, /dev/stdin, /proc/self/fd/0).
 	ruleMakeStdinMakefile = refusal.Rule{Code: "make.stdin-makefile", Phrase: "make command-line makefile text"}
-	// make.variable-assignment: a VAR=VALUE operand that could be code or a program path.
+	// make.variable-assignment: a VAR=VALUE operand that could be code or a program path, uses !=, or sets a variable that steers make (SHELL, MAKEFLAGS, .SHELLFLAGS ...).
 	ruleMakeVariableAssignment = refusal.Rule{Code: "make.variable-assignment", Phrase: "make command-line makefile text"}
 
-	// npm.exec-command: npm exec, npx-style commands and scripts given on the command line.
+	// npm.exec-command: npm exec, npx-style commands and scripts given on the command line (npm pkg set scripts.*).
 	ruleNpmExecCommand = refusal.Rule{Code: "npm.exec-command", Phrase: nodePolicy}
 
 	// npx.categorical: npx downloads and runs packages by name.
@@ -169,7 +169,7 @@ var (
 	// sdiff.interactive: -o starts the interactive merge, whose commands run an editor with a shell escape.
 	ruleSdiffInteractive = refusal.Rule{Code: "sdiff.interactive", Phrase: "sdiff external program"}
 
-	// sort.option: --compress-program, -o, --files0-from or -T: runs a program, or reads or writes a file the policy does not contain.
+	// sort.option: --compress-program or --files0-from: runs a program, or reads the list of inputs from a file the policy does not see.
 	ruleSortOption = refusal.Rule{Code: "sort.option", Phrase: sortPolicy}
 
 	// split.exec-option: --filter runs a shell command for every chunk.
