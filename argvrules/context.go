@@ -39,6 +39,21 @@ type Context struct {
 	// refusal list (make variable values, npm script shells). Nil refuses
 	// nothing.
 	Refused func(name string) bool
+
+	// base is the directory, relative to Dir, that the program changes
+	// into before it writes (go -C DIR): outputPath resolves relative
+	// output paths below it.
+	base string
+}
+
+// below returns ctx with relative output paths resolved below dir, itself
+// relative to the current base.
+func (c Context) below(dir string) Context {
+	if c.base != "" {
+		dir = c.base + "/" + dir
+	}
+	c.base = dir
+	return c
 }
 
 // Program is a resolved argv[0].
