@@ -1,6 +1,7 @@
 package argvrules
 
 import (
+	"path"
 	"strings"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
@@ -80,6 +81,9 @@ func checkCargo(argv []string, ctx Context) *Rejection {
 			"argument %d %q is not a built-in cargo command, so cargo would run the program cargo-%s from PATH or a configured alias", cmd, name, name)
 	}
 	if r := cargoPassThrough(argv, cmd, ctx); r != nil {
+		return r
+	}
+	if r := cargoTargetDir(argv, cmd, ctx); r != nil {
 		return r
 	}
 	for k := cmd + 1; k < len(argv); k++ {
@@ -259,15 +263,15 @@ func rustcArgs(argv []string, from int, ctx Context, tool *rustcTool) *Rejection
 		if name == "" {
 			continue
 		}
-		word := w
+		word, at := w, k
 		if !has && k+1 < len(argv) {
 			k++
 			value, word = argv[k], w+" "+argv[k]
 		}
 		if why, bad := tool.refused[name]; bad {
-			return ruleCargoExecOption.Reject(k, word, "argument %d %q is %s's %s, which %s", k, word, tool.name, name, why)
+			return ruleCargoExecOption.Reject(at, word, "argument %d %q is %s's %s, which %s", at, word, tool.name, name, why)
 		}
-		if r := rustcValue(ctx, tool, k, word, name, value); r != nil {
+		if r := rustcValue(ctx, tool, at, word, name, value); r != nil {
 			return r
 		}
 	}
@@ -316,4 +320,39 @@ func rustcValue(ctx Context, tool *rustcTool, k int, word, name, value string) *
 		}
 	}
 	return nil
+}
+
+// cargoBuilds are the commands that write build products into the target
+// directory.
+var cargoBuilds = words("b build c check d doc r run t test bench rustc rustdoc clippy fix package install miri")
+
+// cargoTargetDir contains the default target directory ("target" next to
+// the manifest; the working directory's when no --manifest-path is given)
+// of the commands that build, unless --target-dir names another (which
+// cargoOutputs contains): a "target" symlink planted there is followed.
+func cargoTargetDir(argv []string, cmd int, ctx Context) *Rejection {
+	if !cargoBuilds[argv[cmd]] {
+		return nil
+	}
+	root := "."
+	for k := 1; k < len(argv); k++ {
+		w := argv[k]
+		if w == "--" {
+			break
+		}
+		name, value, has := strings.Cut(w, "=")
+		switch name {
+		case "--target-dir":
+			return nil
+		case "--manifest-path":
+			if !has && k+1 < len(argv) {
+				value = argv[k+1]
+			}
+			root = path.Dir(value)
+		}
+	}
+	if redirect.Check(root) != nil && root != "." {
+		return nil // a manifest outside: cargo builds there on its own (delegated)
+	}
+	return outputPath(ctx, "cargo", cmd, argv[cmd], path.Join(root, "target"), redirect.Dir)
 }

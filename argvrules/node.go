@@ -1,8 +1,11 @@
 package argvrules
 
 import (
+	"path"
 	"sort"
 	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 )
 
 const nodePolicy = "package manager runs a program"
@@ -161,6 +164,9 @@ func checkNpm(argv []string, ctx Context) *Rejection {
 	if len(res.remain) > 0 {
 		j := res.remain[0]
 		if r := npmCommand(argv, j, npmDeref(argv[j]), res.remain[1:]); r != nil {
+			return r
+		}
+		if r := npmDefaultOutputs(ctx, argv, j, npmDeref(argv[j]), res); r != nil {
 			return r
 		}
 	}
@@ -409,6 +415,37 @@ func checkYarn(argv []string, ctx Context) *Rejection {
 		if argv[j] == "config" {
 			return nodeConfig("yarn", argv, j)
 		}
+	}
+	return nil
+}
+
+// npmTreeCommands write node_modules and package-lock.json in the project
+// directory (npm 11 arborist reify).
+var npmTreeCommands = words("install ci update uninstall dedupe prune link rebuild install-test install-ci-test")
+
+// npmDefaultOutputs contains what npm names itself: npm pack's
+// NAME-VERSION.tgz (the name comes from package.json) in
+// --pack-destination, and the node_modules directory and package-lock.json
+// the install family writes in the project (--prefix) directory; a
+// symlink planted under one of them is followed.
+func npmDefaultOutputs(ctx Context, argv []string, j int, cmd string, res noptResult) *Rejection {
+	dest, prefix := ".", "."
+	for _, o := range res.options {
+		switch {
+		case o.key == "pack-destination" && o.hasValue:
+			dest = o.value
+		case o.key == "prefix" && o.hasValue:
+			prefix = o.value
+		}
+	}
+	switch {
+	case cmd == "pack":
+		return defaultOutputs(ctx, "npm", j, argv[j], dest, func(n string) bool { return strings.HasSuffix(n, ".tgz") })
+	case npmTreeCommands[cmd]:
+		if r := outputPath(ctx, "npm", j, argv[j], path.Join(prefix, "node_modules"), redirect.Dir); r != nil {
+			return r
+		}
+		return outputPath(ctx, "npm", j, argv[j], path.Join(prefix, "package-lock.json"), redirect.File)
 	}
 	return nil
 }

@@ -228,5 +228,8 @@ func checkWget(argv []string, ctx Context) *Rejection {
 		}
 		return nil
 	}
-	return g.check(argv, ctx)
+	if r := g.check(argv, ctx); r != nil {
+		return r
+	}
+	return wgetDefaultNames(ctx, g.table.Parse(argv, 1, g.order), argv)
 }

@@ -212,3 +212,77 @@ func TestRepositoryConfigParse(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputOracle (issue 12, classes 4 and 6) runs the real git on every
+// subcommand form that writes a file the argv names or git names itself,
+// outside the working directory or through a planted symlink, and counts
+// escapes: runs that wrote outside although the recognizer allowed them.
+func TestOutputOracle(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs git")
+	}
+	gitPath, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not installed")
+	}
+	template := oracleSandbox(t, gitPath)
+	type variant struct {
+		args    []string
+		symlink map[string]string
+		allow   bool
+	}
+	variants := []variant{
+		{args: []string{"reflog", "--output=@OUT@/r"}},
+		{args: []string{"reflog", "show", "--output", "@OUT@/r2"}},
+		{args: []string{"stash", "list", "--output=@OUT@/s"}},
+		{args: []string{"diff-tree", "-p", "HEAD", "--output=@OUT@/d"}},
+		{args: []string{"log", "-1", "--outp=@OUT@/l"}},
+		{args: []string{"whatchanged", "--output=@OUT@/w"}},
+		{args: []string{"bundle", "create", "@OUT@/b.bundle", "--all"}},
+		{args: []string{"bundle", "create", "../outside/b2.bundle", "HEAD"}},
+		{args: []string{"format-patch", "-1"}, symlink: map[string]string{"0001-second.patch": "@OUT@/p"}},
+		{args: []string{"format-patch", "-1", "-o", "pd"}, symlink: map[string]string{"pd": "@OUT@"}},
+		{args: []string{"format-patch", "--numbered-files", "-1"}, symlink: map[string]string{"1": "@OUT@/n"}},
+		{args: []string{"reflog", "--output=reflog.txt"}, allow: true},
+		{args: []string{"bundle", "create", "repo.bundle", "--all"}, allow: true},
+		{args: []string{"format-patch", "-1", "-o", "patches"}, allow: true},
+	}
+	wrote, escapes := 0, 0
+	for _, v := range variants {
+		root := t.TempDir()
+		if err := os.CopyFS(root, os.DirFS(template)); err != nil {
+			t.Fatal(err)
+		}
+		repo, out := filepath.Join(root, "repo"), filepath.Join(root, "outside")
+		os.Mkdir(out, 0o755)
+		sub := strings.NewReplacer("@OUT@", out)
+		for name, target := range v.symlink {
+			os.Symlink(sub.Replace(target), filepath.Join(repo, name))
+		}
+		argv := []string{"git"}
+		for _, a := range v.args {
+			argv = append(argv, sub.Replace(a))
+		}
+		rej := check(argv, globals{dir: pinned(t, repo)}, nil)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		cmd := exec.CommandContext(ctx, gitPath, argv[1:]...)
+		cmd.Dir, cmd.Env, cmd.WaitDelay = repo, append(oracleEnv(root, filepath.Join(root, "marker")), ChildConfig()...), time.Second
+		cmd.Run()
+		cancel()
+		entries, _ := os.ReadDir(out)
+		if v.allow && rej != nil {
+			t.Errorf("everyday %q refused: %s", argv, rej.Message)
+		}
+		if len(entries) > 0 {
+			wrote++
+			if rej == nil {
+				escapes++
+				t.Errorf("escape: %q wrote %s outside, but the recognizer allowed it", argv, entries[0].Name())
+			}
+		}
+	}
+	t.Logf("git output oracle: %d variants, %d wrote outside, %d escapes", len(variants), wrote, escapes)
+	if wrote < 6 {
+		t.Errorf("only %d variants wrote outside: the oracle is not exercising git", wrote)
+	}
+}

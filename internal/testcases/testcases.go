@@ -25,6 +25,10 @@ type Case struct {
 	Note      string            `json:"note"`
 	Directory string            `json:"directory"`
 	Stdin     string            `json:"stdin"`
+	// SetupArgv are argv arrays to run, without a shell, in a fresh
+	// directory before the case is judged there (redteam2).
+	SetupArgv [][]string `json:"setup_argv"`
+	Class     string     `json:"class"`
 }
 
 // Dir returns the shared cases directory, skipping the test when it is
