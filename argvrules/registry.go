@@ -49,7 +49,7 @@ type Family struct {
 // recognizer is one file with its function and one row here.
 var registry = []Family{
 	{Name: "find", Programs: []string{"find", "gfind", "bfind"}, Recognize: checkFind, Source: "GNU findutils 4.9 find(1)"},
-	{Name: "awk", Programs: []string{"awk", "gawk", "mawk", "nawk"}, Recognize: checkAwk, Source: "gawk 5.2 and mawk 1.3.4 grammars"},
+	{Name: "awk", Programs: []string{"awk", "gawk", "mawk", "nawk", "original-awk", "onetrue-awk", "bwk-awk", "goawk"}, Recognize: checkAwk, Source: "gawk 5.2, mawk 1.3.4 and BusyBox 1.35 awk grammars"},
 	{Name: "sort", Programs: []string{"sort", "gsort"}, Recognize: checkSort, Source: "GNU coreutils 9.1 sort long_options"},
 	{Name: "tar", Programs: []string{"tar", "gtar", "bsdtar"}, Recognize: checkTar, Source: "GNU tar 1.34 and bsdtar 3.7 grammars"},
 	{Name: "git", Programs: []string{"git"}, Also: isGitDashed, Recognize: checkGit, Env: git.ChildConfig, Source: "git 2.53 ∪ 2.39 parse-options (package git)"},

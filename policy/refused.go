@@ -38,12 +38,12 @@ var refusedGroups = []refusedGroup{
 		"swipl", "gforth", "osascript", "octave", "jrunscript", "jjs", "rhino", "java", "ipython", "pydoc", "idle", "jupyter",
 		"ts-node", "tsx", "qjs", "maxima", "lli", "clang-repl", "cling", "tcc", "mongosh", "mongo", "duckdb",
 	}},
-	{"debugger or profiler that runs its operand", "gdb, lldb, pdb (python3: /usr/bin/pdb3), strace, ltrace, valgrind, linux-perf perf(1), heaptrack, uftrace, rr, trace-cmd, glibc libc-devtools sotruss(1)/memusage(1)/xtrace(1), gprofng, py-spy, memray, scalene", []string{
+	{"debugger or profiler that runs its operand", "gdb, lldb, pdb (python3: /usr/bin/pdb3), strace, ltrace, valgrind, linux-perf perf(1), heaptrack, uftrace, rr, trace-cmd, glibc libc-devtools sotruss(1)/memusage(1)/xtrace(1), gprofng, py-spy, memray, scalene, python3-coverage run, perl prove -e/--exec", []string{
 		"gdb", "gdb-multiarch", "gdbserver", "cgdb", "lldb", "lldb-server", "pdb", "strace", "ltrace", "valgrind", "perf",
 		"heaptrack", "uftrace", "rr", "trace-cmd", "bpftrace", "sotruss", "memusage", "xtrace", "catchsegv", "gprofng",
-		"gp-collect-app", "py-spy", "memray", "scalene", "austin", "coverage",
+		"gp-collect-app", "py-spy", "memray", "scalene", "austin", "coverage", "python3-coverage", "prove",
 	}},
-	{"command wrapper", "util-linux 2.38 (setarch and its per-architecture names, choom, uclampset, chrt, ionice, taskset, nsenter, unshare, setpriv, setsid, prlimit, flock, runuser, su, script, scriptlive), coreutils 9.1 (env, nice, nohup, stdbuf, timeout, chroot, runcon), procps watch, debianutils run-parts, findutils xargs, moreutils, GNU parallel, numactl, cgroup-tools, systemd", []string{
+	{"command wrapper", "util-linux 2.38 (setarch and its per-architecture names, choom, uclampset, chrt, ionice, taskset, nsenter, unshare, setpriv, setsid, prlimit, flock, runuser, su, script, scriptlive), coreutils 9.1 (env, nice, nohup, stdbuf, timeout, chroot, runcon), procps watch, debianutils run-parts, findutils xargs, moreutils, GNU parallel, numactl, cgroup-tools, systemd (run0), BusyBox 1.35 applets (openvt, lpd, zcip, ifplugd, mdev, ftpd, tftpd ...), schedtool, trickle, apparmor aa-exec, policycoreutils newrole, keyutils keyctl session, oprofile, sshfs -o ssh_command", []string{
 		"env", "xargs", "timeout", "nice", "nohup", "setsid", "stdbuf", "chroot", "runcon",
 		"setarch", "linux32", "linux64", "i386", "i486", "i586", "i686", "x86_64", "x86", "uname26", "arm", "armh", "armv7l",
 		"aarch64", "arm64", "ppc", "ppc32", "ppc64", "ppcle", "ppc64le", "s390", "s390x", "sparc", "sparc32", "sparc32bash",
@@ -62,6 +62,8 @@ var refusedGroups = []refusedGroup{
 		"tcpserver", "inotifyd", "cttyhack", "run-init", "switch_root", "init", "linuxrc", "getty", "agetty", "login",
 		"sulogin", "httpd", "inetd", "telnetd", "udhcpc", "ifup", "ifdown", "acpid", "crond", "mim", "pipx", "uvx", "corepack",
 		"msgexec", "msgfilter", "reformime", "popmaildir", "pdsh", "dsh", "mosh",
+		"openvt", "lpd", "zcip", "ifplugd", "mdev", "ftpd", "tftpd", "run0", "flatpak-spawn", "distrobox-enter",
+		"schedtool", "trickle", "aa-exec", "newrole", "keyctl", "operf", "ocount", "sshfs",
 	}},
 	{"editor, pager or tool with a shell escape or script language", "vim, nvim, emacs, nano, joe, less, more (util-linux), man-db, info, ed, sed, m4, dc, gnuplot, mail (bsd-mailx, s-nail: ~!), ftp clients (!), tig, mc, file managers, ghostscript (%pipe% with -dNOSAFER), ImageMagick (|cmd file names), pandoc (--filter), nmap (NSE Lua scripts), tcpdump (-z), aria2c (--on-download-*), rake (-e), rpm (--eval Lua), cpan, perlbug, gettext msgexec/msgfilter", []string{
 		"sed", "gsed", "ed", "red", "ex", "vi", "vim", "nvim", "view", "rvim", "rview", "vimdiff", "gvim", "emacs", "emacsclient",
@@ -78,8 +80,9 @@ var refusedGroups = []refusedGroup{
 	{"database client with a shell escape", "mysql/mariadb (\\!), psql (\\!), sqlite3 (.shell)", []string{"mysql", "mariadb", "psql", "sqlite3"}},
 	{"package manager that runs hooks from -o options", "apt(8), apt-get(8) -o APT::Update::Pre-Invoke", []string{"apt", "apt-get"}},
 	{"this server's own binary", "its hidden launcher mode starts any program", []string{"mcp-shell-server"}},
-	{"container runtime", "container runtimes without a read-only recognizer (docker, podman and kubectl have one in argvrules)", []string{
-		"nerdctl", "ctr", "crictl", "lxc", "lxc-attach", "lxc-execute",
+	{"container runtime", "container runtimes and compose tools without a read-only recognizer (docker, podman and kubectl have one in argvrules)", []string{
+		"nerdctl", "ctr", "crictl", "lxc", "lxc-attach", "lxc-execute", "incus", "buildah",
+		"docker-compose", "podman-compose",
 	}},
 	{"configuration manager that runs commands", "ansible(1) -m shell, ansible-playbook, ansible-console, ansible-pull", []string{
 		"ansible", "ansible-playbook", "ansible-console", "ansible-pull",

@@ -52,6 +52,8 @@ var configFiles = []configFile{
 	{".zprofile", "zsh's login startup file", "zsh", "zsh(1) STARTUP/SHUTDOWN FILES"},
 	{".gnupg/", "GnuPG's home", "gpg, run by git for signing", "gpg(1) FILES"},
 	{".local/bin/", "the XDG user executable directory", "shells and tools that put it in PATH", "XDG Base Directory Specification 0.8"},
+	{"rust-toolchain.toml", "rustup's toolchain file", "rustup (a toolchain path runs that directory's cargo)", "The rustup book, Overrides: The toolchain file"},
+	{"rust-toolchain", "rustup's legacy toolchain file", "rustup", "The rustup book, Overrides: The toolchain file"},
 }
 
 // configFileOf returns the configuration file role of the path parts.
