@@ -308,19 +308,22 @@ func curlUpload(ctx Context, c curlArgs, up, u curlArg) *Rejection {
 // curlFileURLPath returns the local path a file:// URL names (percent
 // decoded; host empty or localhost), and whether u is a file URL.
 func curlFileURLPath(u string, protoFile bool) (string, bool) {
-	scheme, rest, ok := strings.Cut(u, "://")
+	rest := u
 	switch {
-	case !ok && protoFile:
-		rest = u
-	case !ok || !strings.EqualFold(scheme, "file"):
+	case len(u) >= 5 && strings.EqualFold(u[:5], "file:"):
+		rest = u[5:] // curl takes "file:/path" as well as "file:///path"
+	case strings.Contains(u, "://") || !protoFile:
 		return "", false
 	}
-	if !strings.HasPrefix(rest, "/") {
-		host, p, _ := strings.Cut(rest, "/")
+	if r, ok := strings.CutPrefix(rest, "//"); ok {
+		host, p, _ := strings.Cut(r, "/")
 		if host != "" && !strings.EqualFold(host, "localhost") && !strings.EqualFold(host, "127.0.0.1") {
-			return "/" + rest, true // curl refuses other hosts; judged as a path anyway
+			return "/" + r, true // curl refuses other hosts; judged as a path anyway
 		}
 		rest = "/" + p
+	}
+	if !strings.HasPrefix(rest, "/") {
+		rest = "/" + rest // a relative file: URL is resolved from the root
 	}
 	if i := strings.IndexAny(rest, "?#"); i >= 0 {
 		rest = rest[:i]

@@ -40,6 +40,9 @@ func TestCurlWriteOracle(t *testing.T) {
 	}.run(t, []outsideVariant{
 		c("-T", "src.txt", "file://@OUT@/up"),
 		c("-T", "src.txt", "FILE://@OUT@/up"),
+		c("-T", "src.txt", "file:@OUT@/single"),
+		c("-T", "src.txt", "fIlE:@OUT@/mixed"),
+		c("-T", "src.txt", "file://127.0.0.1@OUT@/ip"),
 		c("-T", "src.txt", "file://localhost@OUT@/up"),
 		c("-T", "src.txt", "file://@OUT@/"),
 		c("-T", "src.txt", "file://@PARENT@/w/..%2Foutside/enc"),
