@@ -1,6 +1,10 @@
 package argvrules
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
+)
 
 // Policy names of the awk family.
 const (
@@ -9,11 +13,10 @@ const (
 )
 
 const (
-	riskAwkProgFile  = "reads awk program text from a file the policy cannot inspect"
-	riskAwkLoad      = "loads a shared-library extension"
-	riskAwkDebug     = "starts the gawk debugger, which takes commands (including eval) from stdin or a file"
-	riskAwkWriteFile = "writes the file named by its value"
-	riskAwkPersist   = "keeps the interpreter heap in a persistent file"
+	riskAwkProgFile = "reads awk program text from a file the policy cannot inspect"
+	riskAwkLoad     = "loads a shared-library extension"
+	riskAwkDebug    = "starts the gawk debugger, which takes commands (including eval) from stdin or a file"
+	riskAwkPersist  = "keeps the interpreter heap in a persistent file"
 )
 
 const gawkProgram = "gawk 5.x"
@@ -23,9 +26,11 @@ const gawkProgram = "gawk 5.x"
 // written from reading those sources and checked against gawk 5.2.1
 // "--help". The "+" means options stop at the first operand; "W;" makes
 // "-W name" the long option --name. Refused: program files (-f, -E, -i,
-// -l and their long names), the debugger (-D), --persist, and the
-// file-writing -d/-o/-p when they are given a file (bare forms write
-// awkvars.out/awkprof.out in the working directory and are allowed).
+// -l and their long names), the debugger (-D) and --persist. The
+// file-writing -d/-o/-p write their value or, bare, awkvars.out and
+// awkprof.out in the working directory (main.c optab, profile.c): every
+// one is an output path (gawkOutputs), contained like "-o FILE" of any
+// family, so a planted awkvars.out symlink is refused.
 // -Y/-Z exist only in debugging builds and are unknown here.
 var gawkTable = newTable(gawkProgram, true, []option{
 	{Long: "assign", Short: 'v', Arg: requiredArg},
@@ -34,7 +39,7 @@ var gawkTable = newTable(gawkProgram, true, []option{
 	{Long: "copyright", Short: 'C'},
 	{Long: "csv", Short: 'k'},
 	{Long: "debug", Short: 'D', Arg: optionalArg, Risk: riskAwkDebug, Rule: ruleAwkDebugger},
-	{Long: "dump-variables", Short: 'd', Arg: optionalArg, Risk: riskAwkWriteFile, RiskIfValue: true, Rule: ruleAwkFileOutput},
+	{Long: "dump-variables", Short: 'd', Arg: optionalArg},
 	{Long: "exec", Short: 'E', Arg: requiredArg, Risk: riskAwkProgFile, Rule: ruleAwkProgramFile},
 	{Long: "field-separator", Short: 'F', Arg: requiredArg},
 	{Long: "file", Short: 'f', Arg: requiredArg, Risk: riskAwkProgFile, Rule: ruleAwkProgramFile},
@@ -50,8 +55,8 @@ var gawkTable = newTable(gawkProgram, true, []option{
 	{Long: "optimize", Short: 'O'},
 	{Long: "persist", Arg: optionalArg, Risk: riskAwkPersist, Rule: ruleAwkFileOutput},
 	{Long: "posix", Short: 'P'},
-	{Long: "pretty-print", Short: 'o', Arg: optionalArg, Risk: riskAwkWriteFile, RiskIfValue: true, Rule: ruleAwkFileOutput},
-	{Long: "profile", Short: 'p', Arg: optionalArg, Risk: riskAwkWriteFile, RiskIfValue: true, Rule: ruleAwkFileOutput},
+	{Long: "pretty-print", Short: 'o', Arg: optionalArg},
+	{Long: "profile", Short: 'p', Arg: optionalArg},
 	{Long: "re-interval", Short: 'r'},
 	{Long: "sandbox", Short: 'S'},
 	{Long: "source", Short: 'e', Arg: requiredArg},
@@ -74,49 +79,79 @@ var mawkWOptions = []string{
 	"lint-old", "non-decimal-data", "posix_space",
 }
 
-// awkReading is what one dialect's grammar makes of an argv: the argv
-// indices holding program text, and the first refusal or grammar error.
+// gawkOutputs are gawk's file-writing options and the file each writes
+// when given no value (gawk 5.2 main.c: DEFAULT_VARFILE "awkvars.out",
+// DEFAULT_PROFILE "awkprof.out" for --profile and --pretty-print).
+var gawkOutputs = map[string]string{
+	"dump-variables": "awkvars.out",
+	"profile":        "awkprof.out",
+	"pretty-print":   "awkprof.out",
+}
+
+// awkReading is what one implementation's grammar makes of an argv: the
+// argv indices holding program text, the dialect they are read in, and
+// the first refusal or grammar error.
 type awkReading struct {
+	dialect  *awkDialect
 	programs []int
 	reject   *Rejection
 	err      *Rejection
 }
 
-// checkAwk is the recognizer of the awk family (awk, gawk, mawk, nawk). argv is
-// parsed with the gawk 5.x grammar (gawk), the mawk 1.3.4 grammar (mawk),
-// or both (any other name); it is refused when any reading selects a
-// program file, include, extension library, the debugger or a file-writing
-// option, when any reading has a grammar error, or when any text a reading
-// takes as the awk program fails checkAwkProgram. -v values, -F values and
-// operands such as var=value and file names are data.
+// checkAwk is the recognizer of the awk family (awk, gawk, mawk, nawk and
+// BusyBox's awk applet). argv is read with the grammar of each
+// implementation it may run (awkImpls: the resolved program decides, else
+// argv[0]'s name, else all of gawk 5.x, mawk 1.3.4 and BusyBox awk); it is
+// refused when any reading selects a program file, include, extension
+// library, the debugger or --persist, writes an output file outside the
+// working directory, names a gawk /inet network file, has a grammar
+// error, or when any text a reading takes as the awk program fails
+// checkAwkProgram in that reading's dialect (its keywords decide where a
+// "/" starts a regex). -F values and plain operands are data.
 func checkAwk(argv []string, ctx Context) *Rejection {
 	if len(argv) == 0 {
 		return nil
 	}
-	var readings []awkReading
-	switch baseName(argv) {
-	case "gawk":
-		readings = []awkReading{gawkRead(argv)}
-	case "mawk":
-		readings = []awkReading{mawkRead(argv)}
-	default:
-		readings = []awkReading{gawkRead(argv), mawkRead(argv)}
+	impls := awkImpls(argv[0], ctx.Program)
+	readings := make([]awkReading, 0, len(impls))
+	for _, impl := range impls {
+		note := ""
+		if len(impls) > 1 {
+			note = awkImplName[impl]
+		}
+		readings = append(readings, awkRead(impl, argv, ctx, note))
 	}
 	for _, r := range readings {
 		if r.reject != nil {
 			return r.reject
 		}
 	}
-	checked := -1
+	type text struct {
+		idx int
+		d   *awkDialect
+	}
+	checked := map[text]bool{}
+	syntax := map[int]*Rejection{} // per program text: a syntax refusal, or nil once a dialect tokenized it
 	for _, r := range readings {
 		for _, idx := range r.programs {
-			if idx == checked {
+			if checked[text{idx, r.dialect}] {
 				continue
 			}
-			if rej := checkAwkProgram(argv[idx], idx); rej != nil {
+			checked[text{idx, r.dialect}] = true
+			rej, syn := awkProgramVerdict(argv[idx], idx, r.dialect)
+			if rej != nil {
 				return rej
 			}
-			checked = idx
+			if prev, seen := syntax[idx]; !seen || prev != nil {
+				syntax[idx] = syn
+			}
+		}
+	}
+	for _, r := range readings {
+		for _, idx := range r.programs {
+			if syntax[idx] != nil {
+				return syntax[idx]
+			}
 		}
 	}
 	for _, r := range readings {
@@ -127,29 +162,117 @@ func checkAwk(argv []string, ctx Context) *Rejection {
 	return nil
 }
 
+// awkImplName names each implementation's grammar in messages.
+var awkImplName = map[awkImpl]string{implGawk: gawkProgram, implMawk: mawkProgram, implBusybox: busyboxAwkProgram}
+
+func awkRead(impl awkImpl, argv []string, ctx Context, note string) awkReading {
+	switch impl {
+	case implGawk:
+		return gawkRead(argv, ctx, note)
+	case implMawk:
+		return mawkRead(argv, note)
+	}
+	return busyboxRead(argv, note)
+}
+
 // gawkRead applies the gawk grammar: getopt_long in require order; -e and
-// --source values are program text; without -e/-f the first operand is.
-func gawkRead(argv []string) awkReading {
-	var r awkReading
+// --source values are program text; without -e/-f the first operand is;
+// the operands after it are input files or var=value assignments, which
+// gawk opens or processes for escapes (-v values too), so a /inet name
+// there is refused. -c/--traditional and -P/--posix (or POSIXLY_CORRECT in
+// the child environment) change the dialect the program is read in.
+func gawkRead(argv []string, ctx Context, note string) awkReading {
+	r := awkReading{dialect: awkGawk}
 	p := gawkTable.Parse(argv, 1, requireOrder)
-	haveSource := false
+	haveSource, havePrograms := false, false
+	traditional, posix := false, false
+	if _, ok := ctx.getenv("POSIXLY_CORRECT"); ok {
+		posix = true
+	}
 	for i := range p.Events {
 		ev := &p.Events[i]
-		switch {
-		case ev.Kind == operandEvent:
-			if !haveSource {
-				r.programs = append(r.programs, ev.Index)
+		if ev.Kind == operandEvent {
+			if !haveSource && !havePrograms {
+				r.programs, havePrograms = append(r.programs, ev.Index), true
+				continue
 			}
-			return gawkFinish(r, p)
-		case ev.Opt.Risky(ev.HasValue):
-			r.reject = optionRejection(ev, awkPolicy, awkReadingNote(argv, gawkProgram))
+			if rej := gawkOperand(ev); rej != nil {
+				r.reject = rej
+				return r
+			}
+			continue
+		}
+		if rej := gawkOption(ev, ctx, note); rej != nil {
+			r.reject = rej
 			return r
-		case ev.Opt.Long == "source" && ev.HasValue:
-			haveSource = true
-			r.programs = append(r.programs, ev.ValueIndex)
+		}
+		switch ev.Opt.Long {
+		case "source":
+			if ev.HasValue {
+				haveSource = true
+				r.programs = append(r.programs, ev.ValueIndex)
+			}
+		case "traditional":
+			traditional = true
+		case "posix":
+			posix = true
 		}
 	}
+	switch {
+	case posix:
+		r.dialect = awkGawkPosix
+	case traditional:
+		r.dialect = awkGawkTraditional
+	}
 	return gawkFinish(r, p)
+}
+
+// gawkOption judges one gawk option: refused options, output files, and
+// -v values that decode to a /inet name.
+func gawkOption(ev *event, ctx Context, note string) *Rejection {
+	if ev.Opt.Risky(ev.HasValue) {
+		return optionRejection(ev, awkPolicy, note)
+	}
+	if def, ok := gawkOutputs[ev.Opt.Long]; ok {
+		out := *ev
+		if !ev.HasValue {
+			out.Value = def
+		}
+		return outputValue(ctx, "awk", &out, redirect.File)
+	}
+	if ev.Opt.Long == "assign" && ev.HasValue {
+		if _, v, ok := strings.Cut(ev.Value, "="); ok && gawkInet(v) {
+			return ruleAwkNetwork.Reject(ev.Index, ev.Word, "argument %d %q assigns a value that gawk reads as a /inet network file name", ev.Index, ev.Word)
+		}
+	}
+	return nil
+}
+
+// gawkOperand refuses an input-file operand or var=value assignment that
+// names a gawk /inet network file (gawk main.c arg_assign, io.c
+// nextfile → devopen): gawk connects when it opens it.
+func gawkOperand(ev *event) *Rejection {
+	w := ev.Word
+	if name, v, ok := strings.Cut(w, "="); ok && isAwkName(name) {
+		w = v
+	}
+	if gawkInet(w) || strings.HasPrefix(ev.Word, "/inet") {
+		return ruleAwkNetwork.Reject(ev.Index, ev.Word, "argument %d %q is an input file or assignment that gawk opens as a /inet network connection", ev.Index, ev.Word)
+	}
+	return nil
+}
+
+// isAwkName reports whether s is an awk variable name.
+func isAwkName(s string) bool {
+	if s == "" || isDigit(s[0]) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isAlpha(c) && !isDigit(c) && c != '_' {
+			return false
+		}
+	}
+	return true
 }
 
 func gawkFinish(r awkReading, p parsed) awkReading {
@@ -162,13 +285,44 @@ func gawkFinish(r awkReading, p parsed) awkReading {
 	return r
 }
 
-// awkReadingNote names the dialect only when argv[0] does not pin it.
-func awkReadingNote(argv []string, program string) string {
-	switch baseName(argv) {
-	case "gawk", "mawk":
-		return ""
+const busyboxAwkProgram = "BusyBox awk 1.35"
+
+// busyboxAwkTable is BusyBox 1.35–1.37 awk's option string
+// "+F:v:f:e:E:W:" (editors/awk.c OPTSTR_AWK with
+// FEATURE_AWK_GNU_EXTENSIONS): plain getopt, no long options; -f and -E
+// read a program file, -e is program text, -W is ignored.
+var busyboxAwkTable = newTable(busyboxAwkProgram, false, []option{
+	{Short: 'F', Arg: requiredArg},
+	{Short: 'v', Arg: requiredArg},
+	{Short: 'f', Arg: requiredArg, Risk: riskAwkProgFile, Rule: ruleAwkProgramFile},
+	{Short: 'E', Arg: requiredArg, Risk: riskAwkProgFile, Rule: ruleAwkProgramFile},
+	{Short: 'e', Arg: requiredArg},
+	{Short: 'W', Arg: requiredArg},
+})
+
+// busyboxRead applies BusyBox awk's grammar: getopt in require order; -e
+// values are program text, else the first operand is.
+func busyboxRead(argv []string, note string) awkReading {
+	r := awkReading{dialect: awkBusybox}
+	p := busyboxAwkTable.Parse(argv, 1, requireOrder)
+	haveSource := false
+	for i := range p.Events {
+		ev := &p.Events[i]
+		switch {
+		case ev.Kind == operandEvent:
+			if !haveSource {
+				r.programs = append(r.programs, ev.Index)
+			}
+			return gawkFinish(r, p)
+		case ev.Opt.Risky(ev.HasValue):
+			r.reject = optionRejection(ev, awkPolicy, note)
+			return r
+		case ev.Opt.Short == 'e' && ev.HasValue:
+			haveSource = true
+			r.programs = append(r.programs, ev.ValueIndex)
+		}
 	}
-	return program
+	return gawkFinish(r, p)
 }
 
 // mawkRead applies the mawk 1.3.4 grammar (init.c process_cmdline): no
@@ -176,9 +330,8 @@ func awkReadingNote(argv []string, program string) string {
 // -W takes a comma-separated list of abbreviable names; long options are
 // the -W names; the first word not starting with "-" (or the word after
 // "--") is the program unless -f or -W exec gave one.
-func mawkRead(argv []string) awkReading {
-	var r awkReading
-	note := awkReadingNote(argv, mawkProgram)
+func mawkRead(argv []string, note string) awkReading {
+	r := awkReading{dialect: awkMawk}
 	i := 1
 	for ; i < len(argv) && strings.HasPrefix(argv[i], "-"); i++ {
 		w := argv[i]

@@ -46,31 +46,15 @@ const (
 	slashEither                     // awks disagree or the grammar decides
 )
 
-// awkRegexKeywords are the keywords after which every awk (gawk 5.2,
-// mawk 1.3.4, onetrue awk) reads "/" as the start of a regex literal
-// ("exit /re/", "print /re/", "k in /re/" is a syntax error either way):
-// a division there is never a valid program.
-var awkRegexKeywords = map[string]bool{
-	"print": true, "printf": true, "return": true, "case": true, "do": true, "else": true,
-	"exit": true, "in": true, "delete": true, "if": true, "while": true, "for": true,
-	"switch": true, "default": true, "next": true, "nextfile": true, "break": true,
-	"continue": true, "function": true, "func": true, "BEGIN": true, "END": true,
-	"BEGINFILE": true, "ENDFILE": true,
-}
-
-// awkEitherKeywords are the identifiers after which the awks disagree:
-// gawk 5.2.1 reads "length / 2" as a division and mawk 1.3.4 20200120 as
-// the start of a regex; "getline" is followed by either in their grammars.
-var awkEitherKeywords = map[string]bool{"getline": true, "length": true}
-
 // awkSlashAfter classifies a "/" by the token before it (nil at the start
-// of the program). Only operands every awk agrees on (a variable name, a
-// number, a string, a regex, "]") make it a division, and only operators
-// or keywords after which a division is a syntax error make it a regex.
-// ")" (closing "if (...)" or a grouping), "++", "--", getline and length
-// are ambiguous: measured, gawk reads "if (0) / +/" as a regex and mawk
-// reads "x++ /a/" as a regex where gawk divides.
-func awkSlashAfter(prev *awkTok) awkSlashRole {
+// of the program) in dialect d. Only operands (a name that is not one of
+// d's keywords, a number, a string, a regex, "]") make it a division, and
+// only operators or d's keywords after which a division is a syntax error
+// make it a regex. Where d's grammar decides (d.eitherAfter, d.punct)
+// both readings are checked: measured, gawk reads "if (0) / +/" as a
+// regex where mawk divides, and mawk reads "x++ /a/" as a regex where
+// gawk divides.
+func awkSlashAfter(prev *awkTok, d *awkDialect) awkSlashRole {
 	if prev == nil {
 		return slashRegex
 	}
@@ -79,17 +63,17 @@ func awkSlashAfter(prev *awkTok) awkSlashRole {
 		return slashDivide
 	case awkIdent:
 		switch {
-		case awkEitherKeywords[prev.text]:
+		case d.eitherAfter[prev.text]:
 			return slashEither
-		case awkRegexKeywords[prev.text]:
+		case d.regexAfter[prev.text]:
 			return slashRegex
 		}
 		return slashDivide
 	case awkPunct:
-		switch prev.text {
-		case ")", "++", "--":
-			return slashEither
-		case "]":
+		if role, ok := d.punct[prev.text]; ok {
+			return role
+		}
+		if prev.text == "]" {
 			return slashDivide
 		}
 	}
@@ -111,6 +95,7 @@ var awkOps = []string{
 // reading depth first.
 type awkLexer struct {
 	src     string
+	dialect *awkDialect
 	choices []int
 	taken   []int
 	arity   []int
@@ -132,10 +117,11 @@ func (lx *awkLexer) decide(n int) int {
 	return c
 }
 
-// lexAwk returns the first reading of src (every ambiguous "/" read as
-// the earliest-ending regex); checkAwkProgram looks at all readings.
-func lexAwk(src string) ([]awkTok, error) {
-	lx := awkLexer{src: src}
+// lexAwk returns the first reading of src in dialect d (every ambiguous
+// "/" read as the earliest-ending regex); checkAwkProgram looks at all
+// readings.
+func lexAwk(src string, d *awkDialect) ([]awkTok, error) {
+	lx := awkLexer{src: src, dialect: d}
 	return lx.lex()
 }
 
@@ -205,7 +191,7 @@ func (lx *awkLexer) lex() ([]awkTok, error) {
 // slash decides what the "/" at src[pos] is in this reading: it returns
 // the end of a regex literal, or 0 for a division operator.
 func (lx *awkLexer) slash(prev *awkTok, pos int) (int, error) {
-	role := awkSlashAfter(prev)
+	role := awkSlashAfter(prev, lx.dialect)
 	if role == slashDivide {
 		return 0, nil
 	}
@@ -412,8 +398,21 @@ const awkMaxWork = 1 << 20
 // program that way stops with a syntax error. It refuses with
 // awk.ambiguous beyond awkMaxReadings readings, with awk.syntax when no
 // reading tokenizes, and otherwise with the first refusal of
-// checkAwkTokens or checkAwkRawSystem on any reading.
-func checkAwkProgram(src string, idx int) *Rejection {
+// checkAwkTokens, checkGawkTokens (gawk dialects) or checkAwkRawSystem on
+// any reading.
+func checkAwkProgram(src string, idx int, d *awkDialect) *Rejection {
+	if rej, syntax := awkProgramVerdict(src, idx, d); rej != nil {
+		return rej
+	} else {
+		return syntax
+	}
+}
+
+// awkProgramVerdict is checkAwkProgram with the syntax refusal apart: an
+// argv read in several dialects is refused for syntax only when no dialect
+// tokenizes the text (an awk that cannot tokenize it stops before running
+// anything).
+func awkProgramVerdict(src string, idx int, d *awkDialect) (rej, syntax *Rejection) {
 	calls := awkRawSystemCalls(src)
 	var firstErr error
 	var choices []int
@@ -422,21 +421,18 @@ func checkAwkProgram(src string, idx int) *Rejection {
 	for n := 1; ; n++ {
 		if n > awkMaxReadings {
 			return ruleAwkAmbiguous.Reject(idx, src,
-				"argument %d (awk program) has more than %d readings of its ambiguous \"/\" (regex or division, bracket expressions), so it is refused", idx, awkMaxReadings)
+				"argument %d (awk program) has more than %d readings of its ambiguous \"/\" (regex or division, bracket expressions), so it is refused", idx, awkMaxReadings), nil
 		}
-		lx := awkLexer{src: src, choices: choices, work: &work}
+		lx := awkLexer{src: src, dialect: d, choices: choices, work: &work}
 		toks, err := lx.lex()
 		if errors.Is(err, errAwkCostly) {
 			return ruleAwkAmbiguous.Reject(idx, src,
-				"argument %d (awk program) has regex literals whose extent is %v, so it is refused", idx, err)
+				"argument %d (awk program) has regex literals whose extent is %v, so it is refused", idx, err), nil
 		}
 		if err == nil {
 			tokenized = true
-			if rej := checkAwkTokens(toks, idx, src); rej != nil {
-				return rej
-			}
-			if rej := checkAwkRawSystem(toks, calls, idx, src); rej != nil {
-				return rej
+			if rej := checkAwkReading(toks, calls, idx, src, d); rej != nil {
+				return rej, nil
 			}
 		} else if firstErr == nil {
 			firstErr = err
@@ -451,9 +447,22 @@ func checkAwkProgram(src string, idx int) *Rejection {
 		choices = append(lx.taken[:i:i], lx.taken[i]+1)
 	}
 	if !tokenized {
-		return ruleAwkSyntax.Reject(idx, src, "argument %d: the awk program cannot be tokenized (%v), so it is refused", idx, firstErr)
+		return nil, ruleAwkSyntax.Reject(idx, src, "argument %d: the awk program cannot be tokenized (%v), so it is refused", idx, firstErr)
 	}
-	return nil
+	return nil, nil
+}
+
+// checkAwkReading applies every token check to one reading.
+func checkAwkReading(toks []awkTok, calls []int, idx int, src string, d *awkDialect) *Rejection {
+	if rej := checkAwkTokens(toks, idx, src); rej != nil {
+		return rej
+	}
+	if d.gawk {
+		if rej := checkGawkTokens(toks, idx, src); rej != nil {
+			return rej
+		}
+	}
+	return checkAwkRawSystem(toks, calls, idx, src)
 }
 
 // awkRawSystemCalls returns the byte offsets of every "system" in src that
@@ -535,10 +544,6 @@ func checkAwkTokens(toks []awkTok, idx int, src string) *Rejection {
 					printDepth = depth
 				}
 			}
-		case awkString:
-			if strings.HasPrefix(t.text, "/inet") {
-				return awkReject(ruleAwkNetwork, idx, src, t, "names a gawk /inet special file, which opens a network connection")
-			}
 		case awkNewline:
 			if printDepth >= 0 && depth <= printDepth && !awkContinues(toks, k) {
 				printDepth = -1
@@ -618,5 +623,5 @@ func awkStdStreamTarget(toks []awkTok, k int) bool {
 }
 
 func awkReject(rule refusal.Rule, idx int, src string, t awkTok, what string) *Rejection {
-	return rule.Reject(idx, src, "argument %d (awk program) %s at byte %d", idx, what, t.pos)
+	return rule.Reject(idx, src, "argument %d (awk program), at byte %d (%q): %s", idx, t.pos, src[t.pos:t.end], what)
 }

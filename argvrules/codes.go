@@ -52,13 +52,13 @@ var (
 	ruleAwkAmbiguous = refusal.Rule{Code: "awk.ambiguous", Phrase: awkPolicy}
 	// awk.debugger: -D/--debug starts the gawk debugger, which takes commands (eval included) from stdin or a file.
 	ruleAwkDebugger = refusal.Rule{Code: "awk.debugger", Phrase: awkPolicy}
-	// awk.file-output: -d, -o, -p with a file, or --persist: gawk writes a file the policy does not contain.
+	// awk.file-output: --persist: gawk keeps its heap in a file the policy does not contain.
 	ruleAwkFileOutput = refusal.Rule{Code: "awk.file-output", Phrase: awkPolicy}
 	// awk.indirect-call: a gawk indirect function call @f(...), which can call system().
 	ruleAwkIndirectCall = refusal.Rule{Code: "awk.indirect-call", Phrase: awkPolicy}
 	// awk.missing-value: an awk option that needs a value has none.
 	ruleAwkMissingValue = refusal.Rule{Code: "awk.missing-value", Phrase: awkGrammarPolicy}
-	// awk.network: a gawk /inet special file, which opens a network connection.
+	// awk.network: a gawk /inet special file, or a file name gawk computes at run time (getline from a non-literal, ARGV writes, SYMTAB), which may open a network connection.
 	ruleAwkNetwork = refusal.Rule{Code: "awk.network", Phrase: awkPolicy}
 	// awk.pipe: a "|" or "|&" pipe to or from a command inside the awk program.
 	ruleAwkPipe = refusal.Rule{Code: "awk.pipe", Phrase: awkPolicy}
@@ -125,6 +125,8 @@ var (
 	ruleKubectlCommand = refusal.Rule{Code: "kubectl.command", Phrase: containerPolicy}
 	// kubectl.global-option: a kubectl global option that names credentials, plugins or a kubeconfig.
 	ruleKubectlGlobalOption = refusal.Rule{Code: "kubectl.global-option", Phrase: containerPolicy}
+	// kubectl.home-config: HOME and KUBECONFIG are unset for children, so kubectl would read ./.kube/config (exec credential plugins) from the working directory.
+	ruleKubectlHomeConfig = refusal.Rule{Code: "kubectl.home-config", Phrase: containerPolicy}
 	// kubectl.unknown-option: a flag kubectl does not have.
 	ruleKubectlUnknownOption = refusal.Rule{Code: "kubectl.unknown-option", Phrase: "kubectl option grammar"}
 
@@ -134,10 +136,10 @@ var (
 	ruleMakeEval = refusal.Rule{Code: "make.eval", Phrase: "make command-line makefile text"}
 	// make.stdin-makefile: a makefile read from standard input or a device (-f -, /dev/stdin, /proc/self/fd/0).
 	ruleMakeStdinMakefile = refusal.Rule{Code: "make.stdin-makefile", Phrase: "make command-line makefile text"}
-	// make.variable-assignment: a VAR=VALUE operand that could be code or a program path.
+	// make.variable-assignment: a VAR=VALUE operand that could be code or a program path, uses !=, or sets a variable that steers make (SHELL, MAKEFLAGS, .SHELLFLAGS ...).
 	ruleMakeVariableAssignment = refusal.Rule{Code: "make.variable-assignment", Phrase: "make command-line makefile text"}
 
-	// npm.exec-command: npm exec, npx-style commands and scripts given on the command line.
+	// npm.exec-command: npm exec, npx-style commands and scripts given on the command line (npm pkg set scripts.*).
 	ruleNpmExecCommand = refusal.Rule{Code: "npm.exec-command", Phrase: nodePolicy}
 
 	// npx.categorical: npx downloads and runs packages by name.
@@ -167,7 +169,7 @@ var (
 	// sdiff.interactive: -o starts the interactive merge, whose commands run an editor with a shell escape.
 	ruleSdiffInteractive = refusal.Rule{Code: "sdiff.interactive", Phrase: "sdiff external program"}
 
-	// sort.option: --compress-program, -o, --files0-from or -T: runs a program, or reads or writes a file the policy does not contain.
+	// sort.option: --compress-program or --files0-from: runs a program, or reads the list of inputs from a file the policy does not see.
 	ruleSortOption = refusal.Rule{Code: "sort.option", Phrase: sortPolicy}
 
 	// split.exec-option: --filter runs a shell command for every chunk.
@@ -190,6 +192,8 @@ var (
 	// yarn.exec-command: yarn exec/dlx and scripts given on the command line.
 	ruleYarnExecCommand = refusal.Rule{Code: "yarn.exec-command", Phrase: nodePolicy}
 
+	// zip.no-archive: zip without an archive operand (--help, -v): only archive-building forms are admitted.
+	ruleZipNoArchive = refusal.Rule{Code: "zip.no-archive", Phrase: "zip external program"}
 	// zip.exec-option: -T/-TT run an unzip command to test the archive.
 	ruleZipExecOption = refusal.Rule{Code: "zip.exec-option", Phrase: "zip external program"}
 )

@@ -153,8 +153,9 @@ var kubectlReadOnly = map[string]map[string]bool{
 	"get": nil, "describe": nil, "logs": nil, "version": nil, "api-resources": nil,
 	"api-versions": nil, "cluster-info": nil, "explain": nil, "top": nil, "events": nil,
 	"wait": nil, "completion": nil, "options": nil, "help": nil,
-	"auth":   set("can-i", "whoami"),
-	"config": set("view", "get-contexts", "current-context", "get-clusters", "get-users"),
+	"auth":    set("can-i", "whoami"),
+	"config":  set("view", "get-contexts", "current-context", "get-clusters", "get-users"),
+	"rollout": set("status", "history"),
 }
 
 // kubectlValueFlags are kubectl global and common flags that take a
@@ -224,6 +225,9 @@ func checkKubectl(argv []string, ctx Context) *Rejection {
 				"argument %d %q comes before the command and may take the next word as its value, so the command cannot be known (write it as %s=VALUE or after the command)", j, w, flag)
 		}
 	}
+	if r := kubectlHomeConfig(ctx); r != nil {
+		return r
+	}
 	if len(ops) == 0 {
 		return nil
 	}
@@ -238,6 +242,30 @@ func checkKubectl(argv []string, ctx Context) *Rejection {
 			"argument %d %q is kubectl %s %s, which is not a read-only command", ops[1], argv[ops[1]], cmd, argv[ops[1]])
 	}
 	return nil
+}
+
+// kubectlHomeConfig refuses kubectl when it would read its configuration
+// from the working directory by accident: without KUBECONFIG and with
+// HOME unset or empty in the child environment, client-go's
+// RecommendedHomeFile is the relative path ".kube/config" (homedir.HomeDir
+// is $HOME on Unix, with no passwd fallback), so a .kube directory in the
+// working directory, which requests can write, supplies the kubeconfig
+// and its exec credential plugins (and kuberc aliases).
+func kubectlHomeConfig(ctx Context) *Rejection {
+	if v, ok := ctx.getenv("KUBECONFIG"); ok && v != "" {
+		return nil
+	}
+	if v, ok := ctx.getenv("HOME"); ok && v != "" {
+		return nil
+	}
+	if ctx.Dir == nil {
+		return nil
+	}
+	if _, err := ctx.Dir.Root().Lstat(".kube"); err != nil {
+		return nil
+	}
+	return ruleKubectlHomeConfig.Reject(0, "kubectl",
+		"argument 0 \"kubectl\": with HOME unset in the child environment kubectl reads ./.kube/config from the working directory as its kubeconfig (exec credential plugins run programs); pass HOME or KUBECONFIG to children, or remove .kube")
 }
 
 // kubectlValueShorthands are kubectl shorthands that take a value (the

@@ -1,6 +1,8 @@
 package argvrules
 
 import (
+	"path/filepath"
+
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
@@ -22,7 +24,69 @@ type Context struct {
 	// GitSubcommands are the extra git subcommands the operator admits
 	// (MCP_SHELL_GIT_ALLOW_SUBCOMMANDS); see package git.
 	GitSubcommands []string
+	// Program is where argv[0] resolves through the child PATH, and the
+	// symlink chain to the file that runs; zero when it was not resolved
+	// (fuzzing, `check` on a machine without the program). It picks the
+	// family when argv[0]'s name belongs to none and the dialect where a
+	// family has several (awk: gawk, mawk, BusyBox).
+	Program Program
+	// Env is what a child inherits for a variable name (the operator's
+	// value of an allowlisted name; per-call values of the names
+	// recognizers look at, such as HOME and POSIXLY_CORRECT, are refused
+	// by childenv). Nil means nothing is inherited.
+	Env func(name string) (string, bool)
+	// Refused reports whether a program name is on the policy's categorical
+	// refusal list (make variable values, npm script shells). Nil refuses
+	// nothing.
+	Refused func(name string) bool
+
+	// base is the directory, relative to Dir, that the program changes
+	// into before it writes (go -C DIR): outputPath resolves relative
+	// output paths below it.
+	base string
 }
+
+// below returns ctx with relative output paths resolved below dir, itself
+// relative to the current base.
+func (c Context) below(dir string) Context {
+	if c.base != "" {
+		dir = c.base + "/" + dir
+	}
+	c.base = dir
+	return c
+}
+
+// Program is a resolved argv[0].
+type Program struct {
+	// Path is the file found through the child PATH (absolute).
+	Path string
+	// Links are the symlink chain after Path, each absolute; the last is
+	// the file that runs.
+	Links []string
+}
+
+// names returns the basenames along the chain, the file that runs last.
+func (p Program) names() []string {
+	var out []string
+	if p.Path != "" {
+		out = append(out, filepath.Base(p.Path))
+	}
+	for _, l := range p.Links {
+		out = append(out, filepath.Base(l))
+	}
+	return out
+}
+
+// getenv is ctx.Env or nothing.
+func (c Context) getenv(name string) (string, bool) {
+	if c.Env == nil {
+		return "", false
+	}
+	return c.Env(name)
+}
+
+// refused is ctx.Refused or false.
+func (c Context) refused(name string) bool { return c.Refused != nil && c.Refused(name) }
 
 // dirPath is Dir's absolute path, or "" when Dir is nil.
 func (c Context) dirPath() string {

@@ -79,9 +79,15 @@ func curlValue(ev *event) *Rejection {
 // -o/--output, -D/--dump-header, --output-dir (a directory),
 // -c/--cookie-jar, --trace, --trace-ascii, --libcurl, --stderr,
 // --etag-save, --hsts and --alt-svc ("-" and /dev/null are accepted).
-// Delegated: what curl reads (file:// URLs, -T/--upload-file, -d @FILE,
-// -F name=@FILE, -K's absence still leaves ~/.curlrc), file names chosen
-// by -O/-J inside the working directory, and network access.
+// Beyond the output options, every path curl writes is resolved as curl
+// resolves it and contained (curlWrites): -o with #N glob references,
+// -O's name from the URL, --output-dir, and -T uploads to file:// URLs;
+// -J (a name the server chooses) is refused. Delegated: what curl reads
+// (file:// URLs, -T/--upload-file, -d @FILE, -F name=@FILE, ~/.curlrc),
+// uploads over the network, and network access.
 func checkCurl(argv []string, ctx Context) *Rejection {
-	return curlProgram.check(argv, ctx)
+	if r := curlProgram.check(argv, ctx); r != nil {
+		return r
+	}
+	return curlWrites(ctx, curlProgram.table.Parse(argv, 1, curlProgram.order), argv)
 }

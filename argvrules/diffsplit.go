@@ -1,5 +1,12 @@
 package argvrules
 
+import (
+	"path"
+	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
+)
+
 const (
 	riskSplitFilter = "runs a shell command for every output chunk"
 	riskDiffProgram = "runs a program of its choosing instead of diff"
@@ -46,10 +53,51 @@ var splitProgram = &getoptProgram{
 
 // checkSplit is the recognizer of GNU split. It refuses --filter=COMMAND in
 // every getopt_long spelling (--filter CMD, --fil=CMD, after operands).
-// The output PREFIX operand is delegated: split writes PREFIXaa, PREFIXab
-// ... where the operand says, like cp's destination.
+// The output PREFIX operand is delegated (split writes PREFIXaa, PREFIXab
+// ... where the operand says, like cp's destination), but the names split
+// makes up are contained where they land (splitNames).
 func checkSplit(argv []string, ctx Context) *Rejection {
-	return splitProgram.check(argv, ctx)
+	if r := splitProgram.check(argv, ctx); r != nil {
+		return r
+	}
+	return splitNames(ctx, splitProgram.table.Parse(argv, 1, splitProgram.order))
+}
+
+// splitNames contains the chunk files split names itself (split.c
+// next_file_name: PREFIX, default "x", plus a suffix of letters, digits or
+// hex digits, plus --additional-suffix): every existing entry of the
+// prefix's directory that starts with the prefix (a planted symlink
+// there is followed by split's O_CREAT open), and a prefix that a suffix
+// could complete into a configuration file by role (.gitconfi + g).
+func splitNames(ctx Context, p parsed) *Rejection {
+	var ops []*event
+	for i := range p.Events {
+		if p.Events[i].Kind == operandEvent {
+			ops = append(ops, &p.Events[i])
+		}
+	}
+	prefix, index, word := "x", 0, "split"
+	if len(ops) >= 2 {
+		prefix, index, word = ops[1].Word, ops[1].Index, ops[1].Word
+	}
+	extra := ""
+	for i := range p.Events {
+		if ev := &p.Events[i]; ev.Kind == optionEvent && ev.Opt.Long == "additional-suffix" && ev.HasValue {
+			extra = ev.Value
+		}
+	}
+	if redirect.Check(prefix) != nil {
+		return nil // a PREFIX outside the working directory is delegated, like cp's destination
+	}
+	dir, base := path.Split(prefix)
+	if dir == "" {
+		dir = "."
+	}
+	if couldBecomeConfig(prefix, "abcdefghijklmnopqrstuvwxyz0123456789", extra) {
+		return familyRule("split", kindOutputPath, "output path outside the working directory").Reject(index, word,
+			"argument %d %q is a prefix split completes with a suffix, which can spell a configuration file by role (.gitconfig, .npmrc ...)", index, word)
+	}
+	return defaultOutputs(ctx, "split", index, word, dir, func(n string) bool { return strings.HasPrefix(n, base) })
 }
 
 // sdiffTable is the GNU diffutils 3.x sdiff option table ("sdiff --help",

@@ -79,32 +79,40 @@
 //     primary table; the exec family and -fprint/-fprint0/-fprintf/-fls are
 //     refused wherever they occur as primaries; arguments of primaries are
 //     data.
-//   - sort (Sort): GNU coreutils 9.x table; --compress-program,
-//     -o/--output, --files0-from and -T/--temporary-directory are refused in
-//     every spelling.
+//   - sort (Sort): GNU coreutils 9.x table; --compress-program and
+//     --files0-from are refused in every spelling; -o/--output and
+//     -T/--temporary-directory are output paths, contained.
 //   - tar (Tar): every argv is read with both GNU tar 1.34 and bsdtar 3.7
 //     grammars; a helper option reachable in either reading is refused, as
 //     is a GNU HOST:PATH archive without --force-local. A reading with a
 //     grammar error makes that tar exit before acting, so argv is refused
 //     for grammar errors only when both readings fail (or the error is an
 //     ambiguous prefix that could reach a helper).
-//   - awk (Awk): argv is read with the gawk 5.x grammar, the mawk 1.3.4
-//     grammar, or both when argv[0] does not say which (awk, nawk). Any
-//     grammar error in any reading is refused, because gawk recovers from
-//     some errors and keeps going. Program files, includes, extension
-//     libraries, the gawk debugger and file-writing options with a file are
-//     refused. Every text a reading takes as the program (first operand,
-//     -e/--source values) is tokenized by a small awk lexer (strings with
-//     escapes, regex literals versus division, comments, line
-//     continuations) and refused when it calls system(), contains a "|" or
-//     "|&" token, redirects print/printf output with ">" or ">>" at the
-//     statement's own parenthesis depth (except to /dev/stdout or
-//     /dev/stderr), uses @include/@load or a gawk indirect call @f(...),
-//     or names a gawk /inet network file. Where the lexer cannot tell a
-//     regex from a division it chooses division, so a wrong guess can only
-//     refuse more. Reading files (getline < file) is delegated like cat;
-//     ENVIRON and PROCINFO cannot start programs without the constructs
-//     above, so they are not restricted.
+//   - awk (Awk): argv is read with the grammar of each implementation it
+//     may run (awkdialect.go): the file the resolved program's symlink chain
+//     ends in (Context.Program: gawk, mawk, or BusyBox behind an "awk"
+//     link), else argv[0]'s name, else all of gawk 5.x, mawk 1.3.4 and
+//     BusyBox awk. Any grammar error in any reading is refused, because
+//     gawk recovers from some errors and keeps going; a program text that
+//     no reading tokenizes is refused. Program files, includes, extension
+//     libraries, the gawk debugger and --persist are refused; -d/-p/-o
+//     write their value or awkvars.out/awkprof.out, contained as output
+//     paths. Every text a reading takes as the program (first operand,
+//     -e/--source values) is tokenized by a small awk lexer in that
+//     reading's dialect (its keywords decide where a "/" starts a regex:
+//     case is a keyword in default gawk only; gawk's --traditional,
+//     --posix and an inherited POSIXLY_CORRECT change the set) and refused
+//     when it calls system(), contains a "|" or "|&" token, redirects
+//     print/printf output with ">" or ">>" at the statement's own
+//     parenthesis depth (except to /dev/stdout or /dev/stderr), uses
+//     @include/@load or a gawk indirect call @f(...). In gawk readings
+//     (awkgawk.go) a string literal decoding to a /inet name, a getline
+//     redirection from anything but a string literal, a write to ARGV and
+//     SYMTAB are refused, as are operands, assignments and -v values
+//     naming /inet. Where the lexer cannot tell a regex from a division it
+//     checks both readings. Reading literal files (getline < "file") is
+//     delegated like cat; ENVIRON and PROCINFO cannot start programs
+//     without the constructs above, so they are not restricted.
 //
 // Further families (rg, split, sdiff, diff3, wget, curl, make, go,
 // npm, npx, pnpm, yarn, pip, cargo, zip, docker, podman, kubectl, file):
@@ -119,7 +127,12 @@
 // exactly, the scan is position-independent and refuses conservatively.
 // Output paths of every family (git's included) go through outputPath,
 // which is redirect.ProbeWrite, the check ">" targets get; "-" and
-// /dev/null are accepted as outputs. make's makefile check resolves
+// /dev/null are accepted as outputs. A path is resolved the way the
+// program resolves it before the check (after go -C, curl's URL globs and
+// --output-dir, cargo's pass-through rustc options), and the names a
+// program makes up itself (defaults.go: curl -O, wget's URL names,
+// format-patch's patches, split's chunks, npm pack, node_modules, cargo's
+// target, file -C) are contained too. make's makefile check resolves
 // -f/-C/-I paths component by component with Lstat and Readlink
 // (physicalPath) the way the kernel would, stopping at /dev, /proc and
 // /sys.

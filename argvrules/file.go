@@ -1,5 +1,12 @@
 package argvrules
 
+import (
+	"path"
+	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
+)
+
 const riskFileUncompress = "looks inside compressed files, running external decompression programs for formats file does not decode itself (the same reason rg -z is refused)"
 
 // fileTable is the file 5.4x option table ("file --help", file 5.44).
@@ -43,8 +50,39 @@ var fileProgram = &getoptProgram{
 
 // checkFile is the recognizer of file(1) 5.4x. It refuses -z/--uncompress and
 // -Z/--uncompress-noreport, which run external decompressors for some
-// formats. -C writes NAME.mgc into the working directory (contained by
-// construction); -m and -f read files (delegated).
+// formats. -C/--compile writes NAME.mgc into the working directory for
+// each -m NAME (magic.mgc without -m; file.c main, apprentice.c mkdbname),
+// each contained like an output option, since a planted NAME.mgc symlink
+// would be followed; -m and -f read files (delegated).
 func checkFile(argv []string, ctx Context) *Rejection {
-	return fileProgram.check(argv, ctx)
+	if r := fileProgram.check(argv, ctx); r != nil {
+		return r
+	}
+	p := fileTable.Parse(argv, 1, permute)
+	compile, at := false, 0
+	var magic []string
+	for i := range p.Events {
+		ev := &p.Events[i]
+		switch {
+		case ev.Kind != optionEvent:
+		case ev.Opt.Long == "compile":
+			compile, at = true, ev.Index
+		case ev.Opt.Long == "magic-file" && ev.HasValue:
+			for _, m := range strings.Split(ev.Value, ":") {
+				magic = append(magic, path.Base(m)+".mgc")
+			}
+		}
+	}
+	if !compile {
+		return nil
+	}
+	if len(magic) == 0 {
+		magic = []string{"magic.mgc"}
+	}
+	for _, name := range magic {
+		if r := outputPath(ctx, "file", at, argv[at], name, redirect.File); r != nil {
+			return r
+		}
+	}
+	return nil
 }

@@ -33,7 +33,7 @@ var fuzzPrograms = func() []string {
 // a pinned directory and without one. Seeds are the package's table rows
 // and generic option shapes, under every program name of their family.
 func FuzzRecognizers(f *testing.F) {
-	seeds := append(append([]row(nil), tableRows...), redTeamRows...)
+	seeds := append(append(append([]row(nil), tableRows...), redTeamRows...), round2Rows...)
 	for i, name := range fuzzPrograms {
 		which := uint8(i)
 		f.Add(which, "")
@@ -133,18 +133,21 @@ func FuzzAwkLexer(f *testing.F) {
 	f.Add("BEGIN { if (\"]\" ~ /[^]/]+/) x=1; print 1 > f; z = 1 / 2 }")
 	f.Add("BEGIN { x++ / +/; getline / 2; y = length / 3 }")
 	f.Fuzz(func(t *testing.T, src string) {
-		r1 := checkAwkProgram(src, 1)
-		r2 := checkAwkProgram(src, 1)
-		if !reflect.DeepEqual(r1, r2) {
-			t.Fatalf("nondeterministic awk check of %q", src)
-		}
-		if strings.Contains(src, "system") && r1 == nil {
+		for _, d := range awkDialects {
+			r1 := checkAwkProgram(src, 1, d)
+			r2 := checkAwkProgram(src, 1, d)
+			if !reflect.DeepEqual(r1, r2) {
+				t.Fatalf("nondeterministic awk check of %q", src)
+			}
+			if !strings.Contains(src, "system") || r1 != nil {
+				continue
+			}
 			// system may only appear inside strings, regexes or comments.
-			toks, err := lexAwk(src)
+			toks, err := lexAwk(src, d)
 			if err == nil {
 				for _, tk := range toks {
 					if tk.kind == awkIdent && tk.text == "system" {
-						t.Fatalf("system identifier allowed in %q", src)
+						t.Fatalf("system identifier allowed in %q (%s)", src, d.name)
 					}
 				}
 			}

@@ -102,14 +102,26 @@ var goTools = map[string]string{
 func checkGo(argv []string, ctx Context) *Rejection {
 	i := 1
 	for ; i < len(argv); i++ {
-		name, _, hasValue, ok := longName(argv[i])
+		name, value, hasValue, ok := longName(argv[i])
 		if !ok {
 			break
 		}
 		switch {
-		case name == "C" && !hasValue:
-			i++ // -C dir
-		case name == "C", name == "h", name == "help":
+		case name == "C":
+			word, at := argv[i], i
+			if !hasValue && i+1 < len(argv) {
+				i++
+				value, word = argv[i], argv[at]+" "+argv[i]
+			}
+			// go changes into DIR before anything else (cmd/go main.go
+			// handleChdirFlag), so DIR is where relative outputs, go.mod and
+			// go.sum land: it must stay inside the working directory, and
+			// every later output path is resolved below it.
+			if r := outputPath(ctx, "go", at, word, value, redirect.Dir); r != nil {
+				return r
+			}
+			ctx = ctx.below(value)
+		case name == "h", name == "help":
 		default:
 			return ruleGoUnknownOption.Reject(i, argv[i],
 				"argument %d %q is not a go command option (only -C DIR and -h come before the subcommand)", i, argv[i])

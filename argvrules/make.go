@@ -62,31 +62,118 @@ var makeTable = newTable("GNU Make 4.3/4.4", false, []option{
 	{Long: "warn-undefined-variables"},
 })
 
-var makeProgram = &getoptProgram{
-	family:  "make",
-	policy:  "make command-line makefile text",
-	grammar: "make option grammar",
-	table:   makeTable,
-	order:   permute,
-	operand: makeOperand,
+// makeProgram is make's grammar with the assignment rules of ctx.
+func makeProgram(ctx Context) *getoptProgram {
+	return &getoptProgram{
+		family:  "make",
+		policy:  "make command-line makefile text",
+		grammar: "make option grammar",
+		table:   makeTable,
+		order:   permute,
+		operand: makeOperand(ctx),
+	}
 }
 
-// makeOperand refuses command-line variable assignments. GNU make reads
+// makeOperand judges command-line variable assignments. GNU make reads
 // every operand that contains "=" as a definition (NAME=v, NAME:=v,
-// NAME::=v, NAME+=v, NAME?=v, NAME!=shell-command), even after "--"; the
-// value can hold $(shell ...), and SHELL, .SHELLFLAGS or MAKEFLAGS change
-// how every recipe runs. An operand without "=" is a goal (target).
-func makeOperand(_ []string, ev *event) *Rejection {
-	if !strings.Contains(ev.Word, "=") {
-		return nil
+// NAME::=v, NAME:::=v, NAME+=v, NAME?=v, NAME!=shell-command), even after
+// "--", and the value is pasted into recipes, which a shell runs. An
+// inert assignment is allowed (make VERBOSE=1, make test TESTS=unit,
+// CFLAGS="-O2 -g", PREFIX=/usr/local); refused are "!=" (runs a shell),
+// names that are not plain identifiers or that steer make itself
+// (makeSpecialVars), and values that could be code or a program:
+// make's "$" expansion ($(shell ...)), shell metacharacters, a word that
+// is a refused program (CC=sh), and any "/" unless the whole value is one
+// existing directory (a path may name a program, a compiler plugin or a
+// wrapper: CC=./x, CFLAGS=-fplugin=/tmp/x.so). An operand without "=" is
+// a goal (target).
+func makeOperand(ctx Context) func([]string, *event) *Rejection {
+	return func(_ []string, ev *event) *Rejection {
+		name, op, value, ok := makeAssignment(ev.Word)
+		if !ok {
+			return nil
+		}
+		why := makeAssignmentRisk(ctx, name, op, value)
+		if why == "" {
+			return nil
+		}
+		return ruleMakeVariableAssignment.Reject(ev.Index, ev.Word,
+			"argument %d %q is a command-line variable assignment that %s", ev.Index, ev.Word, why)
 	}
-	return ruleMakeVariableAssignment.Reject(ev.Index, ev.Word,
-		"argument %d %q is a command-line variable assignment, which overrides the makefile and can carry $(shell ...), SHELL or .SHELLFLAGS to run commands", ev.Index, ev.Word)
+}
+
+// makeAssignOps are GNU make 4.4's assignment operators, longest first.
+var makeAssignOps = []string{":::=", "::=", ":=", "+=", "?=", "!=", "="}
+
+// makeAssignment splits a "NAME op VALUE" operand (main.c
+// handle_non_switch_argument → try_variable_definition).
+func makeAssignment(w string) (name, op, value string, ok bool) {
+	eq := strings.IndexByte(w, '=')
+	if eq < 0 {
+		return "", "", "", false
+	}
+	for _, o := range makeAssignOps {
+		if start := eq + 1 - len(o); start >= 0 && w[start:eq+1] == o {
+			return strings.TrimSpace(w[:start]), o, w[eq+1:], true
+		}
+	}
+	return strings.TrimSpace(w[:eq]), "=", w[eq+1:], true
+}
+
+// makeSpecialVars are the variables that change how make itself runs or
+// reads makefiles (GNU make manual 6.14 "Other Special Variables", 5.3.2
+// "Choosing the Shell", 5.7.3 "Communicating Options to a Sub-make", 3.4
+// MAKEFILES, 4.5.1 VPATH). Names starting with "." are special too.
+var makeSpecialVars = words("SHELL MAKESHELL MAKEFLAGS MFLAGS GNUMAKEFLAGS MAKEFILES MAKE MAKE_COMMAND MAKEOVERRIDES MAKELEVEL MAKECMDGOALS MAKEFILE_LIST MAKE_RESTARTS MAKE_HOST CURDIR VPATH SUFFIXES")
+
+// makeUnsafeValue matches make expansion and shell metacharacters.
+const makeUnsafeValue = "$`\\\"';&|<>(){}[]*?~#!\n\r"
+
+func makeAssignmentRisk(ctx Context, name, op, value string) string {
+	switch {
+	case op == "!=":
+		return "runs its value with the shell (!=)"
+	case !isMakeName(name):
+		return "names a variable that is not a plain identifier, so it can be a special or computed name"
+	case makeSpecialVars[name]:
+		return "sets " + name + ", which changes how make runs recipes or reads makefiles"
+	case strings.ContainsAny(value, makeUnsafeValue):
+		return "has make expansion or shell metacharacters in its value, which recipes run as code"
+	}
+	for _, w := range strings.Fields(value) {
+		if ctx.refused(w) {
+			return fmt.Sprintf("names %q, a program refused by this policy, which a recipe would run", w)
+		}
+	}
+	if strings.Contains(value, "/") && !makeValueIsDir(ctx, value) {
+		return "has a path in its value that is not an existing directory, so it may name a program, plugin or wrapper that recipes run"
+	}
+	return ""
+}
+
+// isMakeName reports a plain identifier (letters, digits, underscore).
+func isMakeName(s string) bool { return isAwkName(s) }
+
+// makeValueIsDir reports whether value is one path naming an existing
+// directory: absolute, or relative to the working directory.
+func makeValueIsDir(ctx Context, value string) bool {
+	if strings.ContainsAny(value, " \t") || strings.HasPrefix(value, "-") {
+		return false
+	}
+	if !filepath.IsAbs(value) {
+		if ctx.Dir == nil || !filepath.IsLocal(value) {
+			return false
+		}
+		fi, err := ctx.Dir.Root().Stat(value)
+		return err == nil && fi.IsDir()
+	}
+	fi, err := os.Stat(value)
+	return err == nil && fi.IsDir()
 }
 
 // checkMake is the recognizer of GNU make (make, gmake). Refused: -E/--eval in
-// every getopt_long spelling (-sE..., --ev=..., after goals); every
-// operand containing "=" (a command-line variable assignment); a makefile
+// every getopt_long spelling (-sE..., --ev=..., after goals); command-line
+// variable assignments that could be code or a program (makeOperand); a makefile
 // (-f, --file, --makefile, any abbreviation or attached value) that is
 // "-" or resolves under /dev, /proc or /sys (standard input, a device or
 // a file descriptor: text the request supplies), or that is not a regular
@@ -96,7 +183,7 @@ func makeOperand(_ []string, ev *event) *Rejection {
 // makefiles, include files and MAKEFLAGS passed by an operator are
 // delegated authority.
 func checkMake(argv []string, ctx Context) *Rejection {
-	if r := makeProgram.check(argv, ctx); r != nil {
+	if r := makeProgram(ctx).check(argv, ctx); r != nil {
 		return r
 	}
 	return makeFiles(argv, ctx)

@@ -1,8 +1,11 @@
 package argvrules
 
 import (
+	"path"
 	"sort"
 	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 )
 
 const nodePolicy = "package manager runs a program"
@@ -115,9 +118,13 @@ func nodeCommands(argv []string) []int {
 	return out
 }
 
-// nodeScan refuses any risky option word anywhere in argv.
+// nodeScan refuses any risky option word in argv before a "--" (the words
+// after it go to the script or program, not to the package manager).
 func nodeScan(family string, argv []string) *Rejection {
 	for j := 1; j < len(argv); j++ {
+		if argv[j] == "--" {
+			return nil
+		}
 		if key, bad := nodeRiskOption(argv[j]); bad {
 			return familyRule(family, kindExecOption, nodePolicy).Reject(j, argv[j],
 				"argument %d %q sets %s, which %s", j, argv[j], key, nodeRiskKeys[key])
@@ -153,30 +160,50 @@ var npmInitAliases = map[string]bool{"init": true, "create": true, "innit": true
 // as are --global installs into the global prefix and npm config set of
 // keys that name no program (they write the user's ~/.npmrc).
 func checkNpm(argv []string, ctx Context) *Rejection {
+	res := noptParse(argv)
+	if len(res.remain) > 0 {
+		j := res.remain[0]
+		if r := npmCommand(argv, j, npmDeref(argv[j]), res.remain[1:]); r != nil {
+			return r
+		}
+		if r := npmDefaultOutputs(ctx, argv, j, npmDeref(argv[j]), res); r != nil {
+			return r
+		}
+	}
+	for _, o := range res.options {
+		if why, bad := nodeRiskKeys[o.key]; bad {
+			return familyRule("npm", kindExecOption, nodePolicy).Reject(o.index, argv[o.index],
+				"argument %d %q sets %s (as npm's option parser reads it), which %s", o.index, argv[o.index], o.key, why)
+		}
+	}
 	if r := nodeScan("npm", argv); r != nil {
 		return r
 	}
 	if r := npmOutputs.scan(argv, ctx); r != nil {
 		return r
 	}
+	// The first words as a simpler reader would take them, refused too
+	// when one of them is a dangerous command: a conservative second
+	// reading, so an abbreviation npm calls ambiguous (npm ex) stays refused.
 	for _, j := range nodeCommands(argv) {
-		if r := npmCommand(argv, j); r != nil {
+		cmd, amb := npmResolve(argv[j])
+		if len(amb) > 1 {
+			return ruleNpmExecCommand.Reject(j, argv[j],
+				"argument %d %q is an abbreviation npm may resolve to a command that runs a program (%s)", j, argv[j], strings.Join(amb, ", "))
+		}
+		if r := npmCommand(argv, j, cmd, operandsAfter(argv, j)); r != nil {
 			return r
 		}
 	}
 	return nil
 }
 
-func npmCommand(argv []string, j int) *Rejection {
-	cmd, amb := npmResolve(argv[j])
-	if len(amb) > 1 {
-		return ruleNpmExecCommand.Reject(j, argv[j],
-			"argument %d %q is an abbreviation npm may resolve to a command that runs a program (%s)", j, argv[j], strings.Join(amb, ", "))
-	}
+// npmCommand judges npm command cmd (argv[j] resolved) with its
+// arguments ops (argv indexes).
+func npmCommand(argv []string, j int, cmd string, ops []int) *Rejection {
 	if why, bad := npmCommandRisks[cmd]; bad {
 		return ruleNpmExecCommand.Reject(j, argv[j], "argument %d %q is npm %s, which %s", j, argv[j], cmd, why)
 	}
-	ops := operandsAfter(argv, j)
 	switch {
 	case npmInitAliases[cmd] && len(ops) > 0:
 		k := ops[0]
@@ -187,6 +214,32 @@ func npmCommand(argv []string, j int) *Rejection {
 			"argument %d %q with a topic runs man or a web browser to show the page", j, argv[j])
 	case cmd == "config" || cmd == "set":
 		return nodeConfig("npm", argv, j)
+	case cmd == "pkg":
+		return npmPkg(argv, ops)
+	}
+	return nil
+}
+
+// npmScriptKeys are package.json fields whose values are commands npm or
+// a common tool runs (npm run and lifecycle scripts, bin entries linked
+// onto PATH, git hook managers that read package.json).
+var npmScriptKeys = words("scripts bin directories config husky lint-staged simple-git-hooks pre-commit gitHooks")
+
+// npmPkg refuses "npm pkg set" of a field that holds commands: like npm
+// exec, it stores command text the request supplies, which the next npm
+// test or npm install runs (npm 11 lib/commands/pkg.js; keys use dots and
+// brackets: scripts.test, scripts[test]).
+func npmPkg(argv []string, ops []int) *Rejection {
+	if len(ops) == 0 || argv[ops[0]] != "set" {
+		return nil
+	}
+	for _, k := range ops[1:] {
+		key, _, _ := strings.Cut(argv[k], "=")
+		head := strings.FieldsFunc(key, func(r rune) bool { return r == '.' || r == '[' || r == ']' })
+		if len(head) > 0 && npmScriptKeys[strings.Trim(head[0], `"'`)] {
+			return ruleNpmExecCommand.Reject(k, argv[k],
+				"argument %d %q sets the package.json field %s, whose values are commands npm runs later (npm run, lifecycle scripts)", k, argv[k], head[0])
+		}
 	}
 	return nil
 }
@@ -362,6 +415,37 @@ func checkYarn(argv []string, ctx Context) *Rejection {
 		if argv[j] == "config" {
 			return nodeConfig("yarn", argv, j)
 		}
+	}
+	return nil
+}
+
+// npmTreeCommands write node_modules and package-lock.json in the project
+// directory (npm 11 arborist reify).
+var npmTreeCommands = words("install ci update uninstall dedupe prune link rebuild install-test install-ci-test")
+
+// npmDefaultOutputs contains what npm names itself: npm pack's
+// NAME-VERSION.tgz (the name comes from package.json) in
+// --pack-destination, and the node_modules directory and package-lock.json
+// the install family writes in the project (--prefix) directory; a
+// symlink planted under one of them is followed.
+func npmDefaultOutputs(ctx Context, argv []string, j int, cmd string, res noptResult) *Rejection {
+	dest, prefix := ".", "."
+	for _, o := range res.options {
+		switch {
+		case o.key == "pack-destination" && o.hasValue:
+			dest = o.value
+		case o.key == "prefix" && o.hasValue:
+			prefix = o.value
+		}
+	}
+	switch {
+	case cmd == "pack":
+		return defaultOutputs(ctx, "npm", j, argv[j], dest, func(n string) bool { return strings.HasSuffix(n, ".tgz") })
+	case npmTreeCommands[cmd]:
+		if r := outputPath(ctx, "npm", j, argv[j], path.Join(prefix, "node_modules"), redirect.Dir); r != nil {
+			return r
+		}
+		return outputPath(ctx, "npm", j, argv[j], path.Join(prefix, "package-lock.json"), redirect.File)
 	}
 	return nil
 }

@@ -1,6 +1,10 @@
 package argvrules
 
-import "github.com/seed-b63acb1b/mcp-shell-server/redirect"
+import (
+	"path"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
+)
 
 // outputValue checks the path named by an output option's value.
 func outputValue(ctx Context, family string, ev *event, kind redirect.Kind) *Rejection {
@@ -25,6 +29,9 @@ func outputValue(ctx Context, family string, ev *event, kind redirect.Kind) *Rej
 // element at index that carried the path.
 func outputPath(ctx Context, family string, index int, arg, p string, kind redirect.Kind) *Rejection {
 	const policy = "output path outside the working directory"
+	if ctx.base != "" && !path.IsAbs(p) && !redirect.Harmless(p) {
+		p = ctx.base + "/" + p
+	}
 	err := redirect.ProbeWrite(ctx.Dir, p, kind)
 	if err == nil {
 		return nil

@@ -72,7 +72,51 @@ func checkPip(argv []string, ctx Context) *Rejection {
 			j++ // a general option's separate value is not the command
 		}
 	}
+	if r := pipFaithful(ctx, argv); r != nil {
+		return r
+	}
 	return pipCommand(argv, cands)
+}
+
+// pipFaithful judges argv as pip's own two optparse passes read it
+// (pipParse): the options as optparse resolves them, and pip config's
+// action as the first word the command's parser leaves. The lexical rules
+// above and pipCommand stay as a second, conservative reading.
+func pipFaithful(ctx Context, argv []string) *Rejection {
+	cmd, events, positional, ok := pipParse(argv)
+	if !ok {
+		return nil // pip stops with a usage error before doing anything
+	}
+	for _, ev := range events {
+		w := argv[ev.index]
+		switch ev.name {
+		case "--editor":
+			return rulePipExecOption.Reject(ev.index, w, "argument %d %q is --editor as pip's option parser reads it, which names the program pip config edit runs", ev.index, w)
+		case "--python":
+			return rulePipExecOption.Reject(ev.index, w, "argument %d %q is --python as pip's option parser reads it, which re-runs pip under an interpreter program of its choosing", ev.index, w)
+		}
+		kind := pipOutputs[strings.TrimPrefix(ev.name, "--")]
+		if len(ev.name) == 2 && pipShortOutputs[ev.name[1]] {
+			kind = redirect.Dir
+		}
+		if kind != 0 && ev.hasValue && !redirect.Harmless(ev.value) {
+			if r := outputPath(ctx, "pip", ev.index, w, ev.value, kind); r != nil {
+				return r
+			}
+		}
+	}
+	if cmd != "config" || len(positional) == 0 {
+		return nil
+	}
+	for _, p := range positional {
+		if p.text == "edit" {
+			return rulePipExecCommand.Reject(p.index, p.text, "argument %d %q makes pip config run an editor program on the configuration file", p.index, p.text)
+		}
+	}
+	if act := positional[0]; !pipConfigReadOnly[act.text] {
+		return pipConfigRejection(act.index, act.text)
+	}
+	return nil
 }
 
 // pipCommandCandidate reports whether the operand argv[j] may be the

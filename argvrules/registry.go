@@ -97,7 +97,7 @@ var dockerPlugins = []string{"/usr/local/lib/docker/cli-plugins", "/usr/local/li
 var registry = []Family{
 	{Name: "find", Programs: []string{"find", "gfind", "bfind"}, Recognize: checkFind, Source: "GNU findutils 4.9 find(1)",
 		SandboxSource: "find(1): -exec, -execdir, -ok and -okdir are the only programs find runs"},
-	{Name: "awk", Programs: []string{"awk", "gawk", "mawk", "nawk"}, Recognize: checkAwk, Source: "gawk 5.2 and mawk 1.3.4 grammars",
+	{Name: "awk", Programs: []string{"awk", "gawk", "mawk", "nawk", "original-awk", "onetrue-awk", "bwk-awk", "goawk"}, Recognize: checkAwk, Source: "gawk 5.2, mawk 1.3.4 and BusyBox 1.35 awk grammars",
 		SandboxSource: "gawk 5.2 io.c and mawk 1.3.4 files.c: system(), print | cmd and cmd | getline run /bin/sh -c; /inet files are gawk's only network"},
 	{Name: "sort", Programs: []string{"sort", "gsort"}, Recognize: checkSort, Source: "GNU coreutils 9.1 sort long_options",
 		SandboxSource: "coreutils 9.1 sort.c pipe_fork: --compress-program is the only program sort runs"},
@@ -223,17 +223,49 @@ func FamilyOf(base string) *Family {
 	return nil
 }
 
-// Check judges one stage: the recognizer of argv[0]'s family, or nil when
-// no family covers argv[0] (the policy then allows it by name alone).
+// Check judges one stage with the recognizer of its family (Families), or
+// returns nil when no family covers the program (the policy then allows
+// it by name alone).
 func Check(argv []string, ctx Context) *Rejection {
 	if len(argv) == 0 {
 		return nil
 	}
-	f := FamilyOf(path.Base(argv[0]))
-	if f == nil {
-		return nil
+	for _, f := range Families(argv[0], ctx.Program) {
+		if r := f.Recognize(argv, ctx); r != nil {
+			return r
+		}
 	}
-	return f.Recognize(argv, ctx)
+	return nil
+}
+
+// multiCall are executables that pick what to run by argv[0]'s basename
+// (BusyBox and toybox applets, rustup's proxies cargo, rustc ...): behind
+// them the name decides the family, not the file.
+var multiCall = map[string]bool{"busybox": true, "toybox": true, "rustup": true}
+
+// Families returns the families that judge argv0: the family of its
+// basename and, when the symlink chain of the resolved program (Program)
+// ends in a file of another family, that one too, so "awk2 -> gawk"
+// is judged as awk and "find -> gawk" by both. A chain through a
+// multi-call binary is judged by the name alone.
+func Families(argv0 string, p Program) []*Family {
+	var out []*Family
+	if f := FamilyOf(path.Base(argv0)); f != nil {
+		out = append(out, f)
+	}
+	names := p.names()
+	for i := len(names) - 1; i >= 0; i-- {
+		if multiCall[names[i]] {
+			return out
+		}
+		if f := FamilyOf(names[i]); f != nil {
+			if !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+			return out
+		}
+	}
+	return out
 }
 
 // Names returns every family name, in registry order.
@@ -270,3 +302,7 @@ func familyNamed(name string) *Family {
 	}
 	return &registry[i]
 }
+
+// GitFamily is git's registry row, whose Env (the hardening configuration)
+// the policy gives every call.
+func GitFamily() *Family { return familyNamed("git") }

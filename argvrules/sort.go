@@ -1,5 +1,7 @@
 package argvrules
 
+import "github.com/seed-b63acb1b/mcp-shell-server/redirect"
+
 // Policy and rule names of the sort family.
 const (
 	sortPolicy        = "sort external program or output"
@@ -8,9 +10,7 @@ const (
 
 const (
 	riskSortCompress = "runs a program (and runs it again with -d)"
-	riskSortOutput   = "writes to a file path of its own instead of the server-managed '>' redirection"
 	riskSortFiles0   = "reads the list of input files from another file"
-	riskSortTemp     = "writes temporary files into a directory of its own choosing"
 )
 
 // sortTable is the GNU coreutils 9.x sort option table (src/sort.c
@@ -19,8 +19,9 @@ const (
 // source. The leading "-" of the short option string makes getopt return
 // operands in order, so options after operands are still options; with
 // POSIXLY_CORRECT set, sort stops at the first operand, which only ever
-// parses a prefix of the same events. Four options are refused:
-// --compress-program, -o/--output, --files0-from, -T/--temporary-directory.
+// parses a prefix of the same events. --compress-program and
+// --files0-from are refused; -o/--output FILE and -T DIR are output paths
+// (sortOutputs), contained like every family's.
 var sortTable = newTable("GNU sort 9.x", false, []option{
 	{Long: "ignore-leading-blanks", Short: 'b'},
 	{Long: "check", Arg: optionalArg},
@@ -42,13 +43,13 @@ var sortTable = newTable("GNU sort 9.x", false, []option{
 	{Long: "random-sort", Short: 'R'},
 	{Long: "random-source", Arg: requiredArg},
 	{Long: "sort", Arg: requiredArg},
-	{Long: "output", Short: 'o', Arg: requiredArg, Risk: riskSortOutput, Rule: ruleSortOption},
+	{Long: "output", Short: 'o', Arg: requiredArg},
 	{Long: "reverse", Short: 'r'},
 	{Long: "stable", Short: 's'},
 	{Long: "batch-size", Arg: requiredArg},
 	{Long: "buffer-size", Short: 'S', Arg: requiredArg},
 	{Long: "field-separator", Short: 't', Arg: requiredArg},
-	{Long: "temporary-directory", Short: 'T', Arg: requiredArg, Risk: riskSortTemp, Rule: ruleSortOption},
+	{Long: "temporary-directory", Short: 'T', Arg: requiredArg},
 	{Long: "unique", Short: 'u'},
 	{Long: "zero-terminated", Short: 'z'},
 	{Long: "parallel", Arg: requiredArg},
@@ -57,10 +58,15 @@ var sortTable = newTable("GNU sort 9.x", false, []option{
 	{Long: "version"},
 })
 
+// sortOutputs are the paths sort writes: -o FILE (after sorting, so
+// "sort -o data data" is the in-place idiom) and the temporary files of
+// -T DIR (created with mkstemp).
+var sortOutputs = map[string]redirect.Kind{"output": redirect.File, "temporary-directory": redirect.Dir}
+
 // checkSort is the recognizer of the sort family (sort, gsort). It parses argv
 // with the GNU sort 9.x getopt_long grammar and refuses
-// --compress-program, -o/--output, --files0-from and
-// -T/--temporary-directory in every spelling getopt accepts: unique
+// --compress-program and --files0-from, and -o/--output and
+// -T/--temporary-directory outside the working directory, in every spelling getopt accepts: unique
 // abbreviations (--co, --o, --out=x), short clusters (-ro FILE, -rT DIR,
 // -rofile) and positions after operands. Arguments after an unconsumed
 // "--" are operands (sort -- --output=data). Unknown options, ambiguous
@@ -74,8 +80,16 @@ func checkSort(argv []string, ctx Context) *Rejection {
 	p := sortTable.Parse(argv, 1, permute)
 	for i := range p.Events {
 		ev := &p.Events[i]
-		if ev.Kind == optionEvent && ev.Opt.Risky(ev.HasValue) {
+		if ev.Kind != optionEvent {
+			continue
+		}
+		if ev.Opt.Risky(ev.HasValue) {
 			return optionRejection(ev, sortPolicy, "")
+		}
+		if kind := sortOutputs[ev.Opt.Long]; kind != 0 && ev.HasValue {
+			if r := outputValue(ctx, "sort", ev, kind); r != nil {
+				return r
+			}
 		}
 	}
 	if p.Err != nil {

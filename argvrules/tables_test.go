@@ -28,7 +28,7 @@ func TestTablesMatchPrograms(t *testing.T) {
 		t.Skip("runs real programs")
 	}
 	for _, g := range []*getoptProgram{rgProgram, splitProgram, sdiffProgram, diff3Program,
-		wgetProgram, curlProgram, makeProgram, fileProgram} {
+		wgetProgram, curlProgram, makeProgram(Context{}), fileProgram} {
 		prog := strings.Fields(g.family)[0]
 		path, err := exec.LookPath(prog)
 		if err != nil {

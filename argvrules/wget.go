@@ -3,7 +3,6 @@ package argvrules
 import "github.com/seed-b63acb1b/mcp-shell-server/redirect"
 
 const (
-	riskWgetExecute = "runs a wgetrc command, and wgetrc commands set use_askpass (a program to run), output files and every other setting"
 	riskWgetAskpass = "runs a program to ask for credentials"
 	riskWgetConfig  = "reads a wgetrc file of its choosing, whose use_askpass command names a program to run"
 	riskWgetBg      = "detaches into the background with a new session, outliving the call's timeout and process-group kill"
@@ -16,7 +15,7 @@ var wgetBase = []option{
 	{Long: "version", Short: 'V'},
 	{Long: "help", Short: 'h'},
 	{Long: "background", Short: 'b', Risk: riskWgetBg, Rule: ruleWgetBackground},
-	{Long: "execute", Short: 'e', Arg: requiredArg, Risk: riskWgetExecute, Rule: ruleWgetExecOption},
+	{Long: "execute", Short: 'e', Arg: requiredArg},
 	{Long: "output-file", Short: 'o', Arg: requiredArg},
 	{Long: "append-output", Short: 'a', Arg: requiredArg},
 	{Long: "debug", Short: 'd'},
@@ -210,8 +209,9 @@ var wgetProgram = &getoptProgram{
 
 // checkWget is the recognizer of GNU checkWget 1.21. Refused in every getopt_long
 // spelling (abbreviations such as --use-ask and --exe, short clusters such
-// as -qe CMD, options after URLs): -e/--execute (wgetrc commands, which
-// include use_askpass), --use-askpass, --config=FILE, and -b/--background
+// as -qe CMD, options after URLs): -e/--execute commands that run a program
+// or are unknown (wgetExecute: robots=off and the other inert commands are
+// allowed, output commands contained), --use-askpass, --config=FILE, and -b/--background
 // (it forks into a new session the runner's process-group kill cannot
 // reach). Files wget writes by option must stay inside the working
 // directory: -O/--output-document, -o/--output-file, -a/--append-output,
@@ -221,5 +221,15 @@ var wgetProgram = &getoptProgram{
 // --load-cookies ...), what it downloads into the working directory and
 // its network access are delegated, as are /etc/wgetrc and ~/.wgetrc.
 func checkWget(argv []string, ctx Context) *Rejection {
-	return wgetProgram.check(argv, ctx)
+	g := *wgetProgram
+	g.value = func(ev *event) *Rejection {
+		if ev.Opt.Long == "execute" && ev.HasValue {
+			return wgetExecute(ctx, ev)
+		}
+		return nil
+	}
+	if r := g.check(argv, ctx); r != nil {
+		return r
+	}
+	return wgetDefaultNames(ctx, g.table.Parse(argv, 1, g.order), argv)
 }

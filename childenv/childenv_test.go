@@ -35,20 +35,20 @@ func TestBuild(t *testing.T) {
 			overrides: map[string]string{"PATH": "/x"}, parent: parent, wantErr: new(*NotAllowedError)},
 		{name: "delegated PATH from parent", cfg: Config{Allowlist: []string{"PATH"}, SafePath: "/safe"}, parent: parent,
 			want: []string{"PATH=/parent/bin:/usr/bin"}},
-		{name: "delegated PATH override wins", cfg: Config{Allowlist: []string{"PATH"}, SafePath: "/safe"}, parent: parent,
-			overrides: map[string]string{"PATH": "/call/bin"}, want: []string{"PATH=/call/bin"}},
+		{name: "delegated PATH override refused", cfg: Config{Allowlist: []string{"PATH"}, SafePath: "/safe"}, parent: parent,
+			overrides: map[string]string{"PATH": "/call/bin"}, wantErr: new(*NotAllowedError)},
 		{name: "delegated empty PATH passed unchanged", cfg: Config{Allowlist: []string{"PATH"}},
 			parent: map[string]string{"PATH": ""}, want: []string{"PATH="}},
-		{name: "delegated empty override passed unchanged", cfg: Config{Allowlist: []string{"PATH"}}, parent: parent,
-			overrides: map[string]string{"PATH": ""}, want: []string{"PATH="}},
+		{name: "delegated empty override refused", cfg: Config{Allowlist: []string{"PATH"}}, parent: parent,
+			overrides: map[string]string{"PATH": ""}, wantErr: new(*NotAllowedError)},
 		{name: "delegated PATH absent falls back to safe path", cfg: Config{Allowlist: []string{"PATH"}, SafePath: "/safe"},
 			parent: map[string]string{}, want: []string{"PATH=/safe"}},
 		{name: "allowlisted names inherited, sorted", cfg: Config{Allowlist: []string{"TZ", "HOME", "EMPTY", "ABSENT"}}, parent: parent,
 			want: []string{"EMPTY=", "HOME=/home/u", "TZ=UTC", "PATH=" + DefaultPath}},
 		{name: "override wins over parent", cfg: Config{Allowlist: []string{"TZ"}}, parent: parent,
 			overrides: map[string]string{"TZ": "C"}, want: []string{"TZ=C", "PATH=" + DefaultPath}},
-		{name: "override of name absent in parent", cfg: Config{Allowlist: []string{"MY_TOOL_HOME"}}, parent: parent,
-			overrides: map[string]string{"MY_TOOL_HOME": "/t"}, want: []string{"MY_TOOL_HOME=/t", "PATH=" + DefaultPath}},
+		{name: "override of name absent in parent", cfg: Config{Allowlist: []string{"MY_TOOL_LEVEL"}}, parent: parent,
+			overrides: map[string]string{"MY_TOOL_LEVEL": "3"}, want: []string{"MY_TOOL_LEVEL=3", "PATH=" + DefaultPath}},
 		{name: "secrets not inherited", cfg: Config{Allowlist: []string{"TZ"}}, parent: parent,
 			want: []string{"TZ=UTC", "PATH=" + DefaultPath}},
 		{name: "MCPGODEBUG never forwarded", cfg: Config{Allowlist: []string{"MCPGODEBUG"}}, parent: parent,
@@ -221,5 +221,48 @@ func TestSteeringOverridesRefused(t *testing.T) {
 	env, err := Build(cfg, func(n string) (string, bool) { return "/inherited", n == "HOME" }, nil)
 	if err != nil || !slices.Contains(env, "HOME=/inherited") {
 		t.Errorf("the operator's own value must still pass: %v %v", env, err)
+	}
+}
+
+// TestSteeringPerFamily (issue 12, class 10): per-call values of the
+// variables that do what refused options do are refused even when the
+// operator allowlists them: KUBECONFIG (= kubectl --kubeconfig),
+// JAVA_HOME (picks the java mvn runs), PATH (picks what a name resolves
+// to), and each table row's shape; names that steer nothing still pass.
+func TestSteeringPerFamily(t *testing.T) {
+	steer := []string{"PATH", "KUBECONFIG", "JAVA_HOME", "DOCKER_CONFIG", "DOCKER_HOST", "GOROOT", "GOFLAGS", "RUSTUP_TOOLCHAIN",
+		"CARGO_TARGET_DIR", "npm_config_script_shell", "PIP_CONFIG_FILE", "PYTHONSTARTUP", "NODE_OPTIONS", "JAVA_TOOL_OPTIONS",
+		"OPENSSL_CONF", "KUBECTL_EXTERNAL_DIFF", "KUBE_EDITOR", "XDG_CONFIG_HOME", "TMPDIR", "ZIPOPT", "TAPE", "GLIBC_TUNABLES",
+		"MAVEN_OPTS", "CC", "CGO_LDFLAGS", "RUSTFLAGS", "GOTOOLCHAIN", "CONTAINER_HOST", "SSLKEYLOGFILE", "GNUPGHOME"}
+	for _, name := range steer {
+		cfg := Config{Allowlist: []string{name, "LANG"}}
+		_, err := Build(cfg, func(string) (string, bool) { return "", false }, map[string]string{name: "/tmp/elsewhere/x"})
+		var na *NotAllowedError
+		if !errors.As(err, &na) || !na.Steering {
+			t.Errorf("per-call %s: %v, want a steering refusal", name, err)
+		}
+		if why, ok := SteeringReason(name); !ok || !strings.Contains(why, "(") {
+			t.Errorf("%s: no reason with a source: %q", name, why)
+		}
+		if w := Warnings(cfg); len(w) != 1 || !strings.Contains(w[0], name) {
+			t.Errorf("%s allowlisted: warnings %q", name, w)
+		}
+	}
+	for _, name := range []string{"LANG", "LC_ALL", "TZ", "TERM", "NODE_ENV", "GOOS", "GOARCH", "RUST_LOG", "CI", "NO_COLOR", "HTTP_PROXY"} {
+		if Steering(name) {
+			t.Errorf("%s is refused per call but steers no program", name)
+		}
+	}
+}
+
+// TestProgramPathIgnoresOverrides: the PATH programs are resolved with is
+// the operator's, whatever a call sends.
+func TestProgramPathIgnoresOverrides(t *testing.T) {
+	parent := func(n string) (string, bool) { return "/op/bin", n == "PATH" }
+	if got := ProgramPath(Config{Allowlist: []string{"PATH"}}, parent); got != "/op/bin" {
+		t.Errorf("delegated: %q", got)
+	}
+	if got := ProgramPath(Config{SafePath: "/safe"}, parent); got != "/safe" {
+		t.Errorf("safe path: %q", got)
 	}
 }

@@ -10,15 +10,20 @@
 //     server's environment reaches a child (TMPDIR is the call's private
 //     temporary directory, set by the runner where it makes one); MCPGODEBUG (the MCP SDK's own
 //     debug switch) is never forwarded even when allowlisted.
-//   - PATH precedence: 1. PATH allowlisted: the per-call override, else the
-//     parent's PATH, passed unchanged even when empty; 2. a nonblank
-//     MCP_SHELL_SAFE_PATH exactly as configured; 3. DefaultPath.
+//   - PATH precedence: 1. PATH allowlisted: the parent's PATH, passed
+//     unchanged even when empty (a per-call PATH is refused: program
+//     resolution never uses one); 2. a nonblank MCP_SHELL_SAFE_PATH
+//     exactly as configured; 3. DefaultPath. ProgramPath is that PATH, the
+//     one the policy and the runner resolve names with; Resolve follows a
+//     name's symlink chain so the policy can judge the file that runs.
 //   - Per-call overrides are accepted only for allowlisted names, and never
-//     for names that steer which code or helper a program runs (LD_*,
-//     GIT_*, RIPGREP_CONFIG_PATH, TAR_OPTIONS, PAGER, EDITOR, ...: see
-//     Steering), even when allowlisted: the operator's own value may be
-//     inherited, a request's may not. Anything else is an error the caller
-//     turns into a refusal.
+//     for names that steer which program runs, which configuration it reads
+//     or where it writes (steering.go: a table per program with its
+//     documentation: PATH, HOME, LD_*, GIT_*, KUBECONFIG, *_HOME, GOFLAGS,
+//     NPM_CONFIG_*, PIP_*, ...), even when allowlisted: the operator's own
+//     value may be inherited, a request's may not. Anything else is an
+//     error the caller turns into a refusal. Warnings lists the allowlisted
+//     steering names for the start-up log.
 //   - LookPath searches only the child PATH and ignores relative and empty
 //     entries, so the working directory is never searched implicitly.
 //

@@ -93,7 +93,7 @@ func Build(cfg Config, parent func(string) (string, bool), overrides map[string]
 		return nil, err
 	}
 	vals := base(cfg, parent)
-	vals["PATH"] = childPath(cfg, allowed["PATH"], parent, overrides)
+	vals["PATH"] = childPath(cfg, allowed["PATH"], parent)
 	for name := range allowed {
 		if name == "PATH" {
 			continue
@@ -149,12 +149,11 @@ func checkOverrides(overrides map[string]string, allowed map[string]bool) error 
 	return nil
 }
 
-// childPath applies the PATH precedence of the spec.
-func childPath(cfg Config, delegated bool, parent func(string) (string, bool), overrides map[string]string) string {
+// childPath applies the PATH precedence of the spec. A per-call PATH
+// never reaches here: checkOverrides refuses it (Steering), so the PATH a
+// child gets is the one ProgramPath resolves programs with.
+func childPath(cfg Config, delegated bool, parent func(string) (string, bool)) string {
 	if delegated {
-		if v, ok := overrides["PATH"]; ok {
-			return v
-		}
 		if v, ok := parent("PATH"); ok {
 			return v
 		}
@@ -165,39 +164,25 @@ func childPath(cfg Config, delegated bool, parent func(string) (string, bool), o
 	return DefaultPath
 }
 
-// steeringPrefixes and steeringNames are variables through which a request
-// could make an allowlisted program load other code or run a helper: the
-// dynamic loader, git's command and config overrides, interpreter and
-// tool option variables, pagers, editors and askpass helpers. Seen in
-// public bypasses: GIT_SSH_COMMAND, GIT_CONFIG_*, LD_PRELOAD,
-// RIPGREP_CONFIG_PATH (a config file carrying --pre), TAR_OPTIONS.
-var (
-	steeringPrefixes = []string{"LD_", "DYLD_", "GIT_", "NPM_CONFIG_", "CARGO_", "PIP_", "GCONV_"}
-	steeringNames    = map[string]bool{
-		"BASH_ENV": true, "ENV": true, "SHELLOPTS": true, "BASHOPTS": true, "PS4": true, "PROMPT_COMMAND": true, "IFS": true,
-		"RIPGREP_CONFIG_PATH": true, "TAR_OPTIONS": true, "GZIP": true, "XZ_OPT": true, "BZIP2": true,
-		"NODE_OPTIONS": true, "NODE_PATH": true, "PYTHONSTARTUP": true, "PYTHONPATH": true, "PYTHONHOME": true,
-		"PERL5OPT": true, "PERL5LIB": true, "PERLLIB": true, "RUBYOPT": true, "RUBYLIB": true,
-		"GOFLAGS": true, "GOTOOLCHAIN": true, "GOENV": true, "GOPROXY": true, "RUSTC_WRAPPER": true, "RUSTC": true,
-		"MAKEFLAGS": true, "MFLAGS": true, "MAKEFILES": true, "AWKPATH": true, "AWKLIBPATH": true,
-		"GAWK_PERSIST_FILE": true, "MAWK_LONG_OPTIONS": true, "POSIXLY_CORRECT": true, "_POSIX2_VERSION": true,
-		"LOCPATH": true, "HOSTALIASES": true, "PAGER": true, "MANPAGER": true, "LESSOPEN": true, "LESSCLOSE": true,
-		"EDITOR": true, "VISUAL": true, "SSH_ASKPASS": true, "SUDO_ASKPASS": true, "WGETRC": true, "CURL_HOME": true,
-		"SHELL": true, "HOME": true, "XDG_CONFIG_HOME": true, "PATH": false,
-	}
-)
+// ProgramPath is the PATH every child gets and every program name is
+// resolved with (by the policy before the call and by the runner at the
+// start): the operator's PATH when delegated, else MCP_SHELL_SAFE_PATH,
+// else DefaultPath. Invalid allowlist names are ignored here; Build
+// reports them.
+func ProgramPath(cfg Config, parent func(string) (string, bool)) string {
+	return childPath(cfg, slices.Contains(cfg.Allowlist, "PATH"), parent)
+}
 
-// Steering reports whether a per-call override of name could make a child
-// load other code or run a helper program (matched case-insensitively).
-func Steering(name string) bool {
-	u := strings.ToUpper(name)
-	if steeringNames[u] {
-		return true
+// Inherited returns the value a child inherits for name without per-call
+// overrides: the operator's value when name is allowlisted (PATH: the
+// ProgramPath). Recognizers use it to see what a program will read (HOME,
+// KUBECONFIG); per-call values of such names are refused (Steering).
+func Inherited(cfg Config, parent func(string) (string, bool), name string) (string, bool) {
+	if name == "PATH" {
+		return ProgramPath(cfg, parent), true
 	}
-	for _, p := range steeringPrefixes {
-		if strings.HasPrefix(u, p) {
-			return true
-		}
+	if reserved[name] || !slices.Contains(cfg.Allowlist, name) {
+		return "", false
 	}
-	return false
+	return parent(name)
 }

@@ -87,7 +87,8 @@ type Config struct {
 
 // PolicySettings are the policy's part of the configuration.
 func (c *Config) PolicySettings() policy.Settings {
-	return policy.Settings{Commands: c.Commands, Patterns: c.Patterns, PatternSources: c.PatternSources, GitSubcommands: c.GitSubcommands}
+	return policy.Settings{Commands: c.Commands, Patterns: c.Patterns, PatternSources: c.PatternSources, GitSubcommands: c.GitSubcommands,
+		ChildEnv: childenv.Config{Allowlist: c.ChildEnvAllowlist, SafePath: c.SafePath}, AllowedDirs: c.AllowedDirs}
 }
 
 // Load reads the process environment and validates it, with the built-in

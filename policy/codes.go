@@ -23,6 +23,11 @@ const (
 	// (shells, interpreters, command wrappers, shell-escape tools), which no
 	// allowlist entry overrides.
 	CodeRefusedProgram refusal.Code = "name.refused"
+	// CodeWritableProgram: argv[0] is a relative path (a file in the
+	// working directory), or resolves, through PATH or a symlink, into a
+	// directory calls can write (an allowed directory), and is not an
+	// absolute path allowlisted exactly.
+	CodeWritableProgram refusal.Code = "name.writable-location"
 	// CodeNoAllowlist: the server allows no program at all.
 	CodeNoAllowlist refusal.Code = "allowlist.empty"
 	// CodeNotAllowed: the program is neither an allowed name nor matched by

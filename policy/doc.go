@@ -15,10 +15,24 @@
 //     the last, each followed by a relative target without ".." that
 //     resolves inside the working directory (package redirect);
 //  4. per stage: argv[0] must be a clean name; the categorical refusal list
-//     (shells, interpreters, wrappers, shell-escape tools) is checked on its
-//     basename and no allowlist entry overrides it; then the allowlist
-//     (exact name or full-match pattern); then the program family's argv
-//     recognizer (package argvrules).
+//     (shells, interpreters, wrappers, shell-escape tools; refused.go, each
+//     group with its source) is checked on its basename and no allowlist
+//     entry overrides it; then the allowlist (exact name, or a full-match
+//     pattern for a bare name or an absolute path in a PATH directory);
+//     then where argv[0] leads (resolve.go): it is resolved with the child
+//     PATH (childenv.ProgramPath) and its symlink chain; a relative argv[0],
+//     or a chain with a file inside an allowed directory, is refused unless
+//     argv[0] is an absolute path allowlisted exactly; every file of the
+//     chain goes through the refusal list (a multi-call binary such as
+//     BusyBox is judged by the applet name); then the recognizers of the
+//     families the name and the chain belong to (package argvrules), with
+//     the resolved program, what children inherit and the refusal list in
+//     their Context.
+//
+// Not prevented: a symlink swapped between this check and the runner's own
+// resolution at the start (the runner resolves the same name with the same
+// PATH); a PATH entry the operator made writable outside the allowed
+// directories.
 //
 // Arguments are data: apart from whole-element operators and redirections,
 // no argument is scanned for substrings.

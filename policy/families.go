@@ -5,6 +5,7 @@ import (
 	"regexp"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 )
 
 // Settings are what the operator configures of the policy.
@@ -17,6 +18,12 @@ type Settings struct {
 	PatternSources []string
 	// GitSubcommands are extra git subcommands to admit (aliases).
 	GitSubcommands []string
+	// ChildEnv is the child-environment configuration
+	// (MCP_SHELL_CHILD_ENV_ALLOWLIST, MCP_SHELL_SAFE_PATH): programs are
+	// resolved with its PATH.
+	ChildEnv childenv.Config
+	// AllowedDirs are the allowed directories (absolute, resolved).
+	AllowedDirs []string
 }
 
 // FromSettings builds the policy the server runs with: the operator's
@@ -29,16 +36,20 @@ func FromSettings(s Settings) *Policy {
 		PatternSources: s.PatternSources,
 		GitSubcommands: s.GitSubcommands,
 		Recognize:      argvrules.Check,
+		ChildEnv:       s.ChildEnv,
+		AllowedDirs:    s.AllowedDirs,
 	})
 }
 
 // ExtraEnv returns the environment entries a call's children need beyond
-// the minimal child environment: each stage's family's Env (git's
-// hardening configuration when any stage runs git). stages are
-// Plan.Stages.
+// the minimal child environment: every registered family's Env whose
+// family runs in a stage, and git's hardening configuration for every
+// call, since allowed programs run git on their own (npm, pip and cargo
+// git dependencies, go get, make recipes) and a name may resolve to git
+// through a symlink. stages are Plan.Stages.
 func ExtraEnv(stages [][]string) []string {
-	var out []string
-	seen := map[*argvrules.Family]bool{}
+	out := argvrules.GitFamily().Env()
+	seen := map[*argvrules.Family]bool{argvrules.GitFamily(): true}
 	for _, st := range stages {
 		if len(st) == 0 {
 			continue

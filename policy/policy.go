@@ -3,11 +3,13 @@ package policy
 import (
 	"fmt"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
@@ -24,12 +26,24 @@ type Config struct {
 	// Recognize judges one stage's argv (argvrules.Check: the recognizer
 	// of argv[0]'s family); nil judges nothing beyond the allowlist.
 	Recognize argvrules.Recognizer
+	// ChildEnv is the child-environment configuration: programs are
+	// resolved with its ProgramPath, and recognizers see what children
+	// inherit (HOME, KUBECONFIG, POSIXLY_CORRECT).
+	ChildEnv childenv.Config
+	// Getenv looks up the operator's environment; nil is os.LookupEnv
+	// (what the server's childenv.Build reads).
+	Getenv func(string) (string, bool)
+	// AllowedDirs are the directories calls may run in and write to; a
+	// program found inside one runs only when allowlisted by its exact
+	// absolute path.
+	AllowedDirs []string
 }
 
 // Policy decides requests. It is immutable and safe for concurrent use.
 type Policy struct {
-	cfg      Config
-	commands map[string]bool
+	cfg         Config
+	commands    map[string]bool
+	programPath string
 }
 
 // New builds a Policy from cfg.
@@ -38,6 +52,7 @@ func New(cfg Config) *Policy {
 	for _, c := range cfg.Commands {
 		p.commands[c] = true
 	}
+	p.programPath = childenv.ProgramPath(cfg.ChildEnv, p.getenv)
 	return p
 }
 
@@ -148,7 +163,14 @@ func (p *Policy) checkStage(argv []string, stageOffset int, offsets []int, dir *
 	if err != nil {
 		return "", err
 	}
-	if err := p.recognize(argv, offsets, dir); err != nil {
+	res, found := p.resolveProgram(name)
+	if err := p.checkLocation(name, offsets[0], res, found, dir); err != nil {
+		return "", err
+	}
+	if err := checkTargets(name, offsets[0], res); err != nil {
+		return "", err
+	}
+	if err := p.recognize(argv, offsets, p.recognizerContext(dir, res)); err != nil {
 		return "", err
 	}
 	return rule, nil
@@ -183,6 +205,13 @@ func (p *Policy) allowed(name string, index int) (string, error) {
 	if p.commands[name] {
 		return "allowlist.exact:" + name, nil
 	}
+	// A pattern admits a bare name, found through the child PATH, or the
+	// absolute path of a file in a PATH directory (/usr/bin/ls with
+	// "/usr/bin/.*"): matched against any path it would let a request pick
+	// a file below a matching directory (git/x with "git.*").
+	if strings.Contains(name, "/") && !p.inPathDir(name) {
+		return "", reject(CodeNotAllowed, index, name, "Command not allowed: %s (a pattern admits program names, or absolute paths in a PATH directory, not other paths)", name)
+	}
 	for i, re := range p.cfg.Patterns {
 		if re.MatchString(name) {
 			return "allowlist.pattern:" + p.cfg.PatternSources[i], nil
@@ -191,15 +220,21 @@ func (p *Policy) allowed(name string, index int) (string, error) {
 	return "", reject(CodeNotAllowed, index, name, "Command not allowed: %s", name)
 }
 
-func (p *Policy) recognize(argv []string, offsets []int, dir *workdir.Dir) error {
+func (p *Policy) recognize(argv []string, offsets []int, ctx argvrules.Context) error {
 	if p.cfg.Recognize == nil {
 		return nil
 	}
-	r := p.cfg.Recognize(argv, argvrules.Context{Dir: dir, GitSubcommands: p.cfg.GitSubcommands})
+	r := p.cfg.Recognize(argv, ctx)
 	if r == nil {
 		return nil
 	}
 	return r.Shifted(offsets)
+}
+
+// inPathDir reports whether name is an absolute path directly inside a
+// directory of the program PATH.
+func (p *Policy) inPathDir(name string) bool {
+	return filepath.IsAbs(name) && slices.Contains(filepath.SplitList(p.programPath), filepath.Dir(name))
 }
 
 // String renders a plan for logs and `check`.

@@ -5,80 +5,112 @@ import (
 	"strings"
 )
 
-// refused is the categorical refusal list: programs whose ordinary use
-// runs other programs or arbitrary code from their arguments, standard
-// input, a terminal or configuration, so no argv rule can make them safe.
-// It is the Python reference's list (tumf 1.1.8 §4.2) plus the names its
-// review found missing (dash, busybox, nodejs, sudo, strace, nsenter ...).
-// Keys are lower-case basenames with any version suffix removed.
-var refused = map[string]string{
-	// shells
-	"sh": "shell", "bash": "shell", "zsh": "shell", "fish": "shell", "csh": "shell",
-	"tcsh": "shell", "ksh": "shell", "mksh": "shell", "dash": "shell", "ash": "shell",
-	"yash": "shell", "rc": "shell", "elvish": "shell", "nu": "shell", "xonsh": "shell",
-	"pwsh": "shell", "powershell": "shell", "rbash": "shell", "busybox": "multi-call binary with a shell",
-	"toybox": "multi-call binary with a shell",
-	// interpreters and language runtimes
-	"python": "interpreter", "pypy": "interpreter", "perl": "interpreter", "ruby": "interpreter",
-	"irb": "interpreter", "node": "interpreter", "nodejs": "interpreter", "deno": "interpreter",
-	"bun": "interpreter", "php": "interpreter", "lua": "interpreter", "luajit": "interpreter",
-	"tclsh": "interpreter", "wish": "interpreter", "expect": "interpreter", "r": "interpreter",
-	"rscript": "interpreter", "julia": "interpreter", "jshell": "interpreter", "groovy": "interpreter",
-	"scala": "interpreter", "guile": "interpreter", "racket": "interpreter", "sbcl": "interpreter",
-	"ghci": "interpreter", "ocaml": "interpreter", "erl": "interpreter", "elixir": "interpreter",
-	"iex": "interpreter", "osascript": "interpreter",
-	// command wrappers: run their operands as a program
-	"env": "command wrapper", "xargs": "command wrapper", "timeout": "command wrapper",
-	"nice": "command wrapper", "nohup": "command wrapper", "setsid": "command wrapper",
-	"stdbuf": "command wrapper", "setarch": "command wrapper", "linux32": "command wrapper",
-	"linux64": "command wrapper", "strace": "command wrapper", "ltrace": "command wrapper",
-	"valgrind": "command wrapper", "time": "command wrapper", "watch": "command wrapper",
-	"flock": "command wrapper", "ionice": "command wrapper", "taskset": "command wrapper",
-	"chrt": "command wrapper", "chroot": "command wrapper", "unshare": "command wrapper",
-	"nsenter": "command wrapper", "prlimit": "command wrapper", "runuser": "command wrapper",
-	"su": "command wrapper", "sudo": "command wrapper", "doas": "command wrapper",
-	"pkexec": "command wrapper", "script": "command wrapper", "systemd-run": "command wrapper",
-	"firejail": "command wrapper", "bwrap": "command wrapper", "capsh": "command wrapper",
-	"setpriv": "command wrapper", "parallel": "command wrapper", "run-parts": "command wrapper",
-	"start-stop-daemon": "command wrapper", "at": "command wrapper", "batch": "command wrapper",
-	"crontab": "command wrapper", "screen": "command wrapper", "tmux": "command wrapper",
-	"faketime": "command wrapper", "catchsegv": "command wrapper", "ld.so": "command wrapper",
-	"ld-linux.so.2": "command wrapper", "ld-linux-x86-64.so.2": "command wrapper",
-	// editors, pagers and tools with a shell escape or script language
-	"sed": "shell-escape tool", "gsed": "shell-escape tool", "ed": "shell-escape tool",
-	"ex": "shell-escape tool", "vi": "shell-escape tool", "vim": "shell-escape tool",
-	"nvim": "shell-escape tool", "view": "shell-escape tool", "rvim": "shell-escape tool",
-	"emacs": "shell-escape tool", "nano": "shell-escape tool", "pico": "shell-escape tool",
-	"less": "shell-escape tool", "more": "shell-escape tool", "most": "shell-escape tool",
-	"pg": "shell-escape tool", "man": "shell-escape tool", "info": "shell-escape tool",
-	"gdb": "debugger", "lldb": "debugger",
-	"vimdiff": "shell-escape tool", "gvim": "shell-escape tool", "rview": "shell-escape tool",
-	"editor": "shell-escape tool (Debian's editor alternative)", "pager": "shell-escape tool (Debian's pager alternative)",
-	"sensible-editor": "shell-escape tool", "sensible-pager": "shell-escape tool", "sensible-browser": "shell-escape tool",
-	"www-browser": "shell-escape tool", "x-www-browser": "shell-escape tool", "lynx": "shell-escape tool", "w3m": "shell-escape tool",
-	"m4": "macro processor with syscmd", "dc": "calculator with a shell escape", "gnuplot": "plotting tool with system()",
-	"octave": "interpreter", "jrunscript": "interpreter", "java": "interpreter", "ipython": "interpreter",
-	"pydoc": "interpreter", "idle": "interpreter",
-	// more command wrappers
-	"sg": "command wrapper", "newgrp": "command wrapper", "fakeroot": "command wrapper",
-	"fakeroot-sysv": "command wrapper", "fakeroot-tcp": "command wrapper", "dbus-run-session": "command wrapper",
-	"ssh-agent": "command wrapper", "rlwrap": "command wrapper", "eatmydata": "command wrapper",
-	"sshpass": "command wrapper", "unbuffer": "command wrapper", "xvfb-run": "command wrapper",
-	"torsocks": "command wrapper", "proxychains": "command wrapper", "proxychains4": "command wrapper",
-	"apt": "package manager that runs hooks from -o options", "apt-get": "package manager that runs hooks from -o options",
-	// remote shells and clients with command or shell features
-	"ssh": "remote shell", "autossh": "remote shell", "scp": "remote shell", "slogin": "remote shell",
-	"rsh": "remote shell", "rlogin": "remote shell", "rcp": "remote shell", "rexec": "remote shell",
-	"sftp": "remote shell", "rsync": "remote shell", "telnet": "remote shell",
-	"nc": "network relay", "ncat": "network relay", "netcat": "network relay", "socat": "network relay",
-	"ftp": "remote shell", "mysql": "database client", "psql": "database client",
-	"sqlite3": "database client", "zip": "archiver that runs an unzip command",
-	// this server: its hidden launcher mode starts any program
-	"mcp-shell-server": "this server's own binary",
-	// container runtimes without a read-only recognizer (docker, podman and
-	// kubectl have a read-only recognizer in argvrules)
-	"nerdctl": "container runtime", "ctr": "container runtime",
+// refusedGroup is one row of the categorical refusal list: programs of one
+// kind, the category a refusal names, and where the entries come from.
+type refusedGroup struct {
+	category string
+	source   string
+	names    []string
 }
+
+// refusedGroups is the categorical refusal list: programs whose documented
+// job is to run another program (their operand, a script, a command from
+// standard input or a terminal), interpreters and debuggers, and tools
+// with a shell escape, so no argv rule can make them safe. It started as
+// the Python reference's list (tumf 1.1.8 §4.2) and was rebuilt by a pass
+// over the executables of the packages a Debian 12 / Ubuntu 24.04 / Alpine
+// 3.20 system ships (dpkg -L of each package named in source, busybox
+// --list of BusyBox 1.35/1.36), keeping every program whose manual page
+// SYNOPSIS takes a COMMAND, PROGRAM or script to run. Keys are lower-case
+// basenames; refusalCandidates also strips versions (python3.12) and
+// Debian variants (vim.basic), and refusedPrefixes covers shapes
+// (qemu-x86_64, ld-linux-*.so.2).
+var refusedGroups = []refusedGroup{
+	{"shell", "Debian bash, dash, zsh, fish, csh, tcsh, ksh, mksh, yash, rc, elvish, nushell, xonsh, powershell; BusyBox ash/hush", []string{
+		"sh", "bash", "rbash", "zsh", "fish", "csh", "tcsh", "ksh", "ksh93", "mksh", "dash", "ash", "hush", "yash", "rc",
+		"elvish", "nu", "xonsh", "pwsh", "powershell", "oksh", "posh", "sash", "lksh", "scsh",
+	}},
+	{"multi-call binary with a shell", "BusyBox busybox(1), toybox: argv[1] names any applet, sh included", []string{"busybox", "toybox"}},
+	{"interpreter", "language runtimes (Debian python3, perl-base, ruby, nodejs, php, lua, tcl, guile, R, julia, OCaml, Erlang, GHC, SWI-Prolog, LLVM, TCC packages)", []string{
+		"python", "pypy", "perl", "ruby", "irb", "pry", "erb", "node", "nodejs", "deno", "bun", "bunx", "php", "lua", "luajit", "texlua",
+		"tclsh", "wish", "expect", "autoexpect", "r", "rscript", "julia", "jshell", "groovy", "scala", "kotlin", "kotlinc",
+		"clojure", "clj", "guile", "racket", "sbcl", "clisp", "ecl", "ghci", "runghc", "runhaskell", "ocaml", "erl", "elixir", "iex",
+		"swipl", "gforth", "osascript", "octave", "jrunscript", "jjs", "rhino", "java", "ipython", "pydoc", "idle", "jupyter",
+		"ts-node", "tsx", "qjs", "maxima", "lli", "clang-repl", "cling", "tcc", "mongosh", "mongo", "duckdb",
+	}},
+	{"debugger or profiler that runs its operand", "gdb, lldb, pdb (python3: /usr/bin/pdb3), strace, ltrace, valgrind, linux-perf perf(1), heaptrack, uftrace, rr, trace-cmd, glibc libc-devtools sotruss(1)/memusage(1)/xtrace(1), gprofng, py-spy, memray, scalene, python3-coverage run, perl prove -e/--exec", []string{
+		"gdb", "gdb-multiarch", "gdbserver", "cgdb", "lldb", "lldb-server", "pdb", "strace", "ltrace", "valgrind", "perf",
+		"heaptrack", "uftrace", "rr", "trace-cmd", "bpftrace", "sotruss", "memusage", "xtrace", "catchsegv", "gprofng",
+		"gp-collect-app", "py-spy", "memray", "scalene", "austin", "coverage", "python3-coverage", "prove",
+	}},
+	{"command wrapper", "util-linux 2.38 (setarch and its per-architecture names, choom, uclampset, chrt, ionice, taskset, nsenter, unshare, setpriv, setsid, prlimit, flock, runuser, su, script, scriptlive), coreutils 9.1 (env, nice, nohup, stdbuf, timeout, chroot, runcon), procps watch, debianutils run-parts, findutils xargs, moreutils, GNU parallel, numactl, cgroup-tools, systemd (run0), BusyBox 1.35 applets (openvt, lpd, zcip, ifplugd, mdev, ftpd, tftpd ...), schedtool, trickle, apparmor aa-exec, policycoreutils newrole, keyutils keyctl session, oprofile, sshfs -o ssh_command", []string{
+		"env", "xargs", "timeout", "nice", "nohup", "setsid", "stdbuf", "chroot", "runcon",
+		"setarch", "linux32", "linux64", "i386", "i486", "i586", "i686", "x86_64", "x86", "uname26", "arm", "armh", "armv7l",
+		"aarch64", "arm64", "ppc", "ppc32", "ppc64", "ppcle", "ppc64le", "s390", "s390x", "sparc", "sparc32", "sparc32bash",
+		"sparc64", "mips", "mips32", "mips64", "parisc", "parisc32", "parisc64", "alpha", "ia64", "loongarch", "loongarch64",
+		"riscv64", "choom", "uclampset", "chrt", "ionice", "taskset", "nsenter", "unshare", "setpriv", "prlimit", "flock",
+		"runuser", "su", "sudo", "sudoedit", "doas", "pkexec", "ksu", "script", "scriptlive", "time", "watch", "run-parts",
+		"start-stop-daemon", "daemon", "daemonize", "systemd-run", "systemd-nspawn", "systemd-inhibit", "machinectl",
+		"firejail", "bwrap", "minijail0", "nsjail", "capsh", "sg", "newgrp", "fakeroot", "fakeroot-sysv", "fakeroot-tcp",
+		"fakechroot", "proot", "schroot", "dbus-run-session", "dbus-launch", "ssh-agent", "rlwrap", "eatmydata", "sshpass",
+		"unbuffer", "xvfb-run", "torsocks", "tsocks", "proxychains", "proxychains4", "faketime", "datefudge", "numactl",
+		"cpulimit", "cgexec", "parallel", "sem", "chronic", "ifne", "pee", "mispipe", "lckdo", "zrun", "vipe", "hyperfine",
+		"entr", "watchexec", "nodemon", "at", "batch", "crontab", "screen", "tmux", "byobu", "dtach", "abduco", "zellij",
+		"ccache", "sccache", "distcc", "icecc", "caffeinate", "sandbox-exec", "wine", "wine64", "box64", "box86",
+		"toolbox", "distrobox", "xdg-open", "gnome-open", "x-terminal-emulator", "xterm", "ld.so", "ldd",
+		"chpst", "runsv", "runsvdir", "svlogd", "envdir", "envuidgid", "setuidgid", "softlimit", "tcpsvd", "udpsvd",
+		"tcpserver", "inotifyd", "cttyhack", "run-init", "switch_root", "init", "linuxrc", "getty", "agetty", "login",
+		"sulogin", "httpd", "inetd", "telnetd", "udhcpc", "ifup", "ifdown", "acpid", "crond", "mim", "pipx", "uvx", "corepack",
+		"msgexec", "msgfilter", "reformime", "popmaildir", "pdsh", "dsh", "mosh",
+		"openvt", "lpd", "zcip", "ifplugd", "mdev", "ftpd", "tftpd", "run0", "flatpak-spawn", "distrobox-enter",
+		"schedtool", "trickle", "aa-exec", "newrole", "keyctl", "operf", "ocount", "sshfs",
+	}},
+	{"editor, pager or tool with a shell escape or script language", "vim, nvim, emacs, nano, joe, less, more (util-linux), man-db, info, ed, sed, m4, dc, gnuplot, mail (bsd-mailx, s-nail: ~!), ftp clients (!), tig, mc, file managers, ghostscript (%pipe% with -dNOSAFER), ImageMagick (|cmd file names), pandoc (--filter), nmap (NSE Lua scripts), tcpdump (-z), aria2c (--on-download-*), rake (-e), rpm (--eval Lua), cpan, perlbug, gettext msgexec/msgfilter", []string{
+		"sed", "gsed", "ed", "red", "ex", "vi", "vim", "nvim", "view", "rvim", "rview", "vimdiff", "gvim", "emacs", "emacsclient",
+		"nano", "pico", "joe", "jed", "mcedit", "micro", "kak", "hx", "helix", "less", "more", "most", "pg", "man", "info",
+		"editor", "pager", "sensible-editor", "sensible-pager", "sensible-browser", "www-browser", "x-www-browser",
+		"lynx", "w3m", "m4", "dc", "gnuplot", "mail", "mailx", "bsd-mailx", "s-nail", "mutt", "neomutt", "tig", "lazygit",
+		"mc", "ranger", "nnn", "vifm", "gs", "ghostscript", "convert", "magick", "mogrify", "pandoc", "nmap", "tcpdump",
+		"aria2c", "rake", "rpm", "cpan", "instmodsh", "perlbug", "perlthanks", "vipw", "vigr",
+	}},
+	{"remote shell or network relay", "openssh-client, rsh-client, inetutils, netcat, socat, lftp, smbclient", []string{
+		"ssh", "autossh", "scp", "slogin", "rsh", "rlogin", "rcp", "rexec", "sftp", "rsync", "telnet", "ftp", "lftp", "ncftp",
+		"smbclient", "nc", "ncat", "netcat", "socat", "cryptcat",
+	}},
+	{"database client with a shell escape", "mysql/mariadb (\\!), psql (\\!), sqlite3 (.shell)", []string{"mysql", "mariadb", "psql", "sqlite3"}},
+	{"package manager that runs hooks from -o options", "apt(8), apt-get(8) -o APT::Update::Pre-Invoke", []string{"apt", "apt-get"}},
+	{"this server's own binary", "its hidden launcher mode starts any program", []string{"mcp-shell-server"}},
+	{"container runtime", "container runtimes and compose tools without a read-only recognizer (docker, podman and kubectl have one in argvrules)", []string{
+		"nerdctl", "ctr", "crictl", "lxc", "lxc-attach", "lxc-execute", "incus", "buildah",
+		"docker-compose", "podman-compose",
+	}},
+	{"configuration manager that runs commands", "ansible(1) -m shell, ansible-playbook, ansible-console, ansible-pull", []string{
+		"ansible", "ansible-playbook", "ansible-console", "ansible-pull",
+	}},
+}
+
+// refusedPrefixes are name shapes refused with their category: user-mode
+// emulators run any binary (qemu-user: qemu-x86_64, qemu-aarch64-static),
+// and every dynamic loader runs its operand (ld-linux-x86-64.so.2,
+// ld-musl-x86_64.so.1).
+var refusedPrefixes = []struct{ prefix, contains, category string }{
+	{"qemu-", "", "command wrapper (qemu-user emulator)"},
+	{"ld-", ".so", "command wrapper (dynamic loader)"},
+}
+
+// refused maps every refused name to its category.
+var refused = func() map[string]string {
+	m := map[string]string{}
+	for _, g := range refusedGroups {
+		for _, n := range g.names {
+			if _, dup := m[n]; dup {
+				panic("policy: refused name listed twice: " + n)
+			}
+			m[n] = g.category
+		}
+	}
+	return m
+}()
 
 // refusalName maps argv[0] to the key looked up in refused: the lower-case
 // basename (case-insensitive file systems run "Bash" as bash), with a
@@ -115,6 +147,13 @@ func refusalCandidates(base string) []string {
 // list, and the normalised name and category when it is.
 func Refused(argv0 string) (name, category string, ok bool) {
 	name = refusalName(argv0)
-	category, ok = refused[name]
-	return name, category, ok
+	if category, ok = refused[name]; ok {
+		return name, category, true
+	}
+	for _, p := range refusedPrefixes {
+		if strings.HasPrefix(name, p.prefix) && strings.Contains(name, p.contains) {
+			return name, p.category, true
+		}
+	}
+	return name, "", false
 }

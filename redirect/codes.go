@@ -24,8 +24,14 @@ const (
 	// parent, permission, hard-linked).
 	CodeOutput refusal.Code = "redirect.output"
 	// CodeGit: an output target lies, after symlinks, inside a .git
-	// directory, where configuration and hooks make git run programs.
+	// directory or a directory git recognises as a repository by its
+	// content (HEAD and objects/, refs/ or commondir: a bare or separate
+	// git directory), where configuration and hooks make git run programs.
 	CodeGit refusal.Code = "redirect.git"
+	// CodeConfigFile: an output target is, after symlinks, a file a
+	// program reads as its configuration by role (~/.gitconfig,
+	// .kube/config, .curlrc, .wgetrc, .npmrc, .cargo/config.toml ...).
+	CodeConfigFile refusal.Code = "redirect.config-file"
 	// CodeNotRegular: the target is a FIFO, device, socket or directory.
 	CodeNotRegular refusal.Code = "redirect.not-regular"
 )

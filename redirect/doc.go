@@ -29,8 +29,16 @@
 // such a tree. The working directory itself is chosen by the caller.
 //
 //   - ProbeWrite is the same containment for paths a program will write
-//     itself (output-file options of every family, git included): one
-//     check for ">" and for "-o FILE".
+//     itself (output-file options of every family, git included, and the
+//     names programs make up): one check for ">" and for "-o FILE".
+//   - Every output target, ">" or ProbeWrite, is refused inside a git
+//     directory recognised by name (.git) or by content (HEAD with
+//     objects/ and refs/, or commondir: IsGitDir), and when it is a
+//     configuration file by role (config.go: ~/.gitconfig, .config/,
+//     .kube/config, .curlrc, .wgetrc, .npmrc, pip.conf, .cargo/config.toml,
+//     .ssh/, shell startup files ...), wherever it is in the tree: HOME may
+//     be an allowed directory, and project configuration is read from the
+//     working directory.
 //
 // All refusals are *refusal.Rejection values carrying one of the codes in
 // codes.go.

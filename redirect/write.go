@@ -77,7 +77,9 @@ func probeAncestor(d *workdir.Dir, p string) error {
 		fi, err := d.Root().Stat(q)
 		switch {
 		case err == nil && fi.IsDir():
-			return checkGit(d, resolveAncestor(d.Real()+"/"+q), p)
+			// the whole path: the part below q does not exist yet, but its
+			// names decide configuration roles (.cargo/config.toml)
+			return checkGit(d, resolveAncestor(d.Real()+"/"+path.Clean(p)), p)
 		case err == nil:
 			return openFailure(p, true, &fs.PathError{Op: "stat", Path: q, Err: syscall.ENOTDIR})
 		case !errors.Is(err, fs.ErrNotExist):

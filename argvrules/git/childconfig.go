@@ -39,6 +39,11 @@ var pinnedConfig = [][2]string{
 	// Remote helpers that run programs.
 	{"protocol.ext.allow", "never"},
 	{"protocol.fd.allow", "never"},
+	// git archive --format=tgz/tar.gz (and -o x.tgz) run this filter; the
+	// value is git 2.38+'s own default, the internal gzip (archive-tar.c
+	// internal_gzip_command). Other formats are refused by the recognizer.
+	{"tar.tgz.command", "git archive gzip"},
+	{"tar.tar.gz.command", "git archive gzip"},
 }
 
 // ChildConfig returns the environment entries ("NAME=value") that harden a

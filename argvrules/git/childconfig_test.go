@@ -49,6 +49,10 @@ func TestChildConfigNeutralises(t *testing.T) {
 			args: []string{"commit", "--allow-empty", "-m", "x"}},
 		{name: "ext protocol", config: [][2]string{{"protocol.ext.allow", "always"}},
 			args: []string{"ls-remote", "ext::CANARY"}},
+		{name: "tar.tgz.command", config: [][2]string{{"tar.tgz.command", "CANARY"}},
+			args: []string{"archive", "--format=tgz", "-o", "ROOTDIR/x.tgz", "HEAD"}},
+		{name: "tar.tar.gz.command via -o", config: [][2]string{{"tar.tar.gz.command", "CANARY"}},
+			args: []string{"archive", "-o", "ROOTDIR/x.tar.gz", "HEAD"}},
 	}
 	template := oracleSandbox(t, gitPath)
 	for _, sc := range scenarios {
@@ -143,6 +147,8 @@ func TestChildConfigEveryday(t *testing.T) {
 		{"clone", "-q", "../remote.git", "../dst"}, {"config", "--list"},
 		{"rebase", "HEAD~1"}, {"stash", "list"}, {"branch", "-a"},
 		{"commit", "--allow-empty", "--amend"}, {"rebase", "-i", "--autosquash", "HEAD~2"},
+		{"archive", "--format=tgz", "-o", filepath.Join(root, "a.tgz"), "HEAD"},
+		{"archive", "-o", filepath.Join(root, "a.tar.gz"), "HEAD"},
 	} {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		cmd := exec.CommandContext(ctx, gitPath, args...)

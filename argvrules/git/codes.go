@@ -17,6 +17,10 @@ var (
 	ruleHelp = refusal.Rule{Code: "git.help-viewer", Phrase: "git help viewer"}
 	// git.config-write: a git config form that writes configuration, which later commands read.
 	ruleConfigWrite = refusal.Rule{Code: "git.config-write", Phrase: "git config"}
+	// git.init-adopts-config: git init or clone --separate-git-dir would turn a directory that already holds a "config" file into a repository, keeping that configuration.
+	ruleInitAdopt = refusal.Rule{Code: "git.init-adopts-config", Phrase: "git repository configuration"}
+	// git.repository-config: the repository's configuration sets a program-valued key that cannot be pinned for the call (remote.<name>.uploadpack, diff.external, filter.<driver>.process, ...).
+	ruleRepoConfig = refusal.Rule{Code: "git.repository-config", Phrase: "git repository configuration"}
 	// git.external-program: an option that names a program to run (grep -O, rebase -x, --upload-pack, --exec, ...).
 	ruleExternal = refusal.Rule{Code: "git.external-program", Phrase: "git external program"}
 	// git.remote-helper-url: an ext:: or fd:: transport URL, whose remote helper runs a program.

@@ -32,8 +32,11 @@ type globals struct {
 	// are resolved after the -C values, and commands that need a work tree
 	// chdir into it (setup_work_tree) before opening an output file.
 	gitDirs, workTrees []string
-	any                bool         // at least one global option preceded the subcommand
-	dir                *workdir.Dir // the call's working directory (nil: unknown)
+	// gitDir is the last --git-dir value; bare is set by --bare.
+	gitDir string
+	bare   bool
+	any    bool // at least one global option preceded the subcommand
+	dir    *workdir.Dir // the call's working directory (nil: unknown)
 }
 
 // addDir records the value of a directory-selecting global option.
@@ -42,7 +45,7 @@ func (g *globals) addDir(opt, val string) {
 	case "-C":
 		g.cdirs = append(g.cdirs, val)
 	case "--git-dir":
-		g.gitDirs = append(g.gitDirs, val)
+		g.gitDirs, g.gitDir = append(g.gitDirs, val), val
 	case "--work-tree":
 		g.workTrees = append(g.workTrees, val)
 	}
@@ -106,7 +109,10 @@ func parseGlobals(argv []string) (globals, int, *refusal.Rejection) {
 		case "-p", "--paginate":
 			return g, i, rulePager.Reject(i, a,
 				"%s starts a pager, a program chosen by configuration and environment", a)
-		case "-P", "--no-pager", "--no-lazy-fetch", "--no-replace-objects", "--bare",
+		case "--bare":
+			g.any, g.bare = true, true
+			continue
+		case "-P", "--no-pager", "--no-lazy-fetch", "--no-replace-objects",
 			"--literal-pathspecs", "--no-literal-pathspecs", "--glob-pathspecs",
 			"--noglob-pathspecs", "--icase-pathspecs", "--no-optional-locks", "--no-advice":
 			g.any = true
@@ -140,6 +146,9 @@ func parseGlobals(argv []string) (globals, int, *refusal.Rejection) {
 			case "--git-dir", "--work-tree":
 				g.addDir(name, val)
 				g.any = true
+				if name == "--git-dir" {
+					g.gitDir = val
+				}
 				continue
 			case "--namespace", "--super-prefix", "--attr-source":
 				g.any = true

@@ -1,6 +1,7 @@
 package git
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -95,6 +96,9 @@ func checkFormatPatch(args []string, base int, g globals) *refusal.Rejection {
 	if rej != nil {
 		return rej
 	}
+	if rej := checkPatchNames(res, args, base, g); rej != nil {
+		return rej
+	}
 	for _, ev := range res.events {
 		name, isLong := longName(ev.arg)
 		isDir := ev.spec != nil && ev.spec.long == "output-directory" && !ev.unset
@@ -119,6 +123,9 @@ func checkFormatPatch(args []string, base int, g globals) *refusal.Rejection {
 func checkArchive(args []string, base int, g globals) *refusal.Rejection {
 	res, rej := parseAndCheck(args, base, &archiveTable)
 	if rej != nil {
+		return rej
+	}
+	if rej := checkArchiveFormat(res); rej != nil {
 		return rej
 	}
 	for _, ev := range res.events {
@@ -257,3 +264,47 @@ func checkMaintenance(args []string, base int, g globals) *refusal.Rejection {
 	}
 	return tableCheck(&optTable{})(args, base, g)
 }
+
+// checkPatchNames contains the files format-patch names itself
+// (log-tree.c fmt_output_subject: [vN-]NNNN-subject.patch, 0000-cover-letter.patch,
+// or plain numbers with --numbered-files) in its output directory (-o DIR
+// or the current one): a symlink planted under such a name would be
+// followed when git opens the patch for writing.
+func checkPatchNames(res parseResult, args []string, base int, g globals) *refusal.Rejection {
+	if g.dir == nil {
+		return nil
+	}
+	dir := "."
+	for _, ev := range res.events {
+		switch {
+		case ev.spec == nil || ev.unset:
+		case ev.spec.long == "stdout":
+			return nil
+		case ev.spec.long == "output-directory" && ev.hasValue:
+			dir = ev.value
+		}
+	}
+	full := strings.Join(append(append([]string{}, g.cdirs...), dir), "/")
+	if redirect.Check(full) != nil && full != "." {
+		return nil // an output directory outside is refused by its own rule
+	}
+	f, err := g.dir.Root().Open(full)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(-1)
+	for _, n := range names {
+		if !patchName.MatchString(n) {
+			continue
+		}
+		if err := redirect.ProbeWrite(g.dir, full+"/"+n, redirect.File); err != nil {
+			return ruleOutput.Reject(base-1, "format-patch",
+				"git format-patch writes its patches under names like %q in %q, and that entry is refused (%v)", n, dir, err)
+		}
+	}
+	return nil
+}
+
+// patchName matches the names format-patch writes.
+var patchName = regexp.MustCompile(`^(v[0-9]+-)?[0-9]+(-|$)`)

@@ -92,16 +92,17 @@ func init() {
 	knownSubcommands["format-patch"] = checkFormatPatch
 	knownSubcommands["grep"] = tableCheck(&grepTable)
 	knownSubcommands["rebase"] = tableCheck(&rebaseTable)
-	knownSubcommands["clone"] = tableCheck(&cloneTable)
+	knownSubcommands["clone"] = checkClone
 	knownSubcommands["fetch"] = tableCheck(&fetchTable)
 	knownSubcommands["pull"] = tableCheck(&pullTable)
 	knownSubcommands["push"] = tableCheck(&pushTable)
 	knownSubcommands["ls-remote"] = tableCheck(&lsRemoteTable)
-	knownSubcommands["init"] = tableCheck(&initTable)
+	knownSubcommands["init"] = checkInit
+	knownSubcommands["bundle"] = checkBundle
 	knownSubcommands["commit"] = tableCheck(&commitTable)
 	knownSubcommands["archive"] = checkArchive
 	knownSubcommands["apply"] = checkApply
-	knownSubcommands["init-db"] = tableCheck(&initTable)
+	knownSubcommands["init-db"] = checkInit
 	knownSubcommands["config"] = checkConfig
 	knownSubcommands["help"] = checkHelp
 	knownSubcommands["bisect"] = checkBisect
@@ -132,9 +133,15 @@ func checkSubcommand(sub string, argv []string, i int, g globals, allow []string
 			sub)
 	}
 	if chk == nil {
-		return tableCheck(&optTable{})(args, base, g)
+		chk = tableCheck(&optTable{})
 	}
-	return chk(args, base, g)
+	if rej := chk(args, base, g); rej != nil {
+		return rej
+	}
+	if rej := checkOutputWords(args, base, g); rej != nil {
+		return rej
+	}
+	return checkRepoConfig(g)
 }
 
 // tableCheck returns a check that parses the arguments with table t,

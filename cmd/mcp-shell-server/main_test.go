@@ -403,7 +403,7 @@ func TestCheckCommand(t *testing.T) {
 		}
 		return string(out), code
 	}
-	if out, code := run("ALLOW_COMMANDS=sort", "--", "sort", "-ro", "out", "in"); code != 1 || !strings.HasPrefix(out, "reject") {
+	if out, code := run("ALLOW_COMMANDS=sort", "--", "sort", "-ro", "/etc/out", "in"); code != 1 || !strings.HasPrefix(out, "reject") {
 		t.Errorf("sort -ro: %d %q", code, out)
 	}
 	if out, code := run("ALLOW_COMMANDS=sort", "--json", "sort -u 'a file'"); code != 0 || !strings.Contains(out, `"verdict":"allow"`) || !strings.Contains(out, `"a file"`) {

@@ -1,0 +1,124 @@
+package policy
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
+	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
+)
+
+// The checks on where argv[0] leads. A name is judged by what runs, not by
+// how it is spelled: the refusal list sees every file of the symlink chain
+// (x86_64 -> setarch), and a program that lies in a directory calls can
+// write (an allowed directory: the request can plant or replace files
+// there with redirections, archives, patches or copies) runs only when the
+// operator allowlisted its exact absolute path. The runner resolves the
+// name again at the start with the same PATH (childenv.ProgramPath); a
+// symlink swapped between the two is not caught here (SECURITY.md).
+
+// resolveProgram resolves name for the stage the way the runner will. A
+// name that is not found yields a zero Program: the runner will fail to
+// start it, and recognizers then judge by the name alone.
+func (p *Policy) resolveProgram(name string) (childenv.Resolution, bool) {
+	r, err := childenv.Resolve(name, p.programPath, "")
+	if err != nil {
+		return childenv.Resolution{}, false
+	}
+	return r, true
+}
+
+// checkLocation refuses a relative program path (it names a file in the
+// working directory) and a program any of whose chain lies inside an
+// allowed directory or the call's directory, unless name is an absolute
+// path the operator allowlisted exactly.
+func (p *Policy) checkLocation(name string, index int, r childenv.Resolution, found bool, dir *workdir.Dir) error {
+	if strings.Contains(name, "/") && !filepath.IsAbs(name) {
+		return reject(CodeWritableProgram, index, name,
+			"Command rejected by default security policy: program in a writable directory: %q is a path relative to the working directory, which calls can write; allowlist the program's absolute path and call it by that path", name)
+	}
+	if !found || (filepath.IsAbs(name) && p.commands[name]) {
+		return nil
+	}
+	writable := append([]string{}, p.cfg.AllowedDirs...)
+	if dir != nil {
+		writable = append(writable, dir.Real())
+	}
+	for _, f := range chainFiles(r) {
+		if d := workdir.Inside(f, writable); d != "" {
+			return reject(CodeWritableProgram, index, name,
+				"Command rejected by default security policy: program in a writable directory: %q resolves to %s, inside %s, where calls can plant or replace programs; only an exact absolute path in ALLOW_COMMANDS runs such a program", name, f, d)
+		}
+	}
+	return nil
+}
+
+// chainFiles are the files of r's chain with their directories resolved:
+// where each hop really lies.
+func chainFiles(r childenv.Resolution) []string {
+	out := []string{r.Real}
+	for _, f := range append([]string{r.Found}, r.Links...) {
+		if d, err := filepath.EvalSymlinks(filepath.Dir(f)); err == nil {
+			f = filepath.Join(d, filepath.Base(f))
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// checkTargets applies the refusal list to every file of the chain after
+// the name itself, up to a multi-call binary (BusyBox runs the applet that
+// argv[0]'s basename names, which the name check has judged; but a name
+// starting with the binary's own name makes it take the applet from
+// argv[1], so such a name is refused).
+func checkTargets(name string, index int, r childenv.Resolution) error {
+	base := strings.ToLower(filepath.Base(name))
+	for _, f := range append(r.Links, r.Real) {
+		t := filepath.Base(f)
+		if multiCallTarget[t] {
+			if strings.HasPrefix(base, t) {
+				return refusedTarget(name, index, f, t, "multi-call binary with a shell")
+			}
+			return nil
+		}
+		if n, category, ok := Refused(t); ok {
+			return refusedTarget(name, index, f, n, category)
+		}
+	}
+	return nil
+}
+
+// multiCallTarget are the refused multi-call binaries whose applets are
+// judged by argv[0]'s name (Alpine links awk, ls, grep ... to busybox).
+var multiCallTarget = map[string]bool{"busybox": true, "toybox": true}
+
+func refusedTarget(name string, index int, file, n, category string) error {
+	return reject(CodeRefusedProgram, index, name,
+		"Command rejected by default security policy: %s (%q resolves to %s, which is %s %q: refused whatever the allowlist says)", n, name, file, category, n)
+}
+
+// recognizerContext is what the family recognizers see of the call.
+func (p *Policy) recognizerContext(dir *workdir.Dir, r childenv.Resolution) argvrules.Context {
+	return argvrules.Context{
+		Dir:            dir,
+		GitSubcommands: p.cfg.GitSubcommands,
+		Program:        argvrules.Program{Path: r.Found, Links: r.Links},
+		Env:            p.inherited,
+		Refused:        func(n string) bool { _, _, ok := Refused(n); return ok },
+	}
+}
+
+// inherited is what a child inherits for name (childenv.Inherited under
+// the operator's environment).
+func (p *Policy) inherited(name string) (string, bool) {
+	return childenv.Inherited(p.cfg.ChildEnv, p.getenv, name)
+}
+
+func (p *Policy) getenv(name string) (string, bool) {
+	if p.cfg.Getenv != nil {
+		return p.cfg.Getenv(name)
+	}
+	return os.LookupEnv(name)
+}
