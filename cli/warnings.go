@@ -41,12 +41,12 @@ func warnAtStart(log *slog.Logger, cfg *config.Config) {
 		}
 	}
 	for _, name := range cfg.ChildEnvAllowlist {
-		switch {
-		case audit.SecretLike(name):
+		if audit.SecretLike(name) {
 			log.Warn("a secret-looking variable is passed to every child", "name", name)
-		case childenv.Steering(name):
-			log.Warn("a variable that changes which code or helpers children run is passed to every child (per-call overrides of it stay refused)", "name", name)
 		}
+	}
+	for _, w := range childenv.Warnings(childenv.Config{Allowlist: cfg.ChildEnvAllowlist}) {
+		log.Warn(w)
 	}
 	for _, d := range cfg.AllowedDirs {
 		if d == "/" {
