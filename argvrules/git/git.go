@@ -35,7 +35,7 @@ type globals struct {
 	// gitDir is the last --git-dir value; bare is set by --bare.
 	gitDir string
 	bare   bool
-	any    bool // at least one global option preceded the subcommand
+	any    bool         // at least one global option preceded the subcommand
 	dir    *workdir.Dir // the call's working directory (nil: unknown)
 }
 
