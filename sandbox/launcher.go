@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -33,7 +34,7 @@ type Launcher struct {
 	// reexec is decided once (method): false starts stages from a
 	// restricted thread, true through the re-executed launcher.
 	methodOnce sync.Once
-	reexec     bool
+	reexec     atomic.Bool
 	dirsMade   sync.Map // cache directories created so far
 	dirs       callDirs // the calls' private temporary directories
 }
@@ -251,8 +252,8 @@ func (l *Launcher) makeDir(dir string) error {
 // method reports whether stages start through the re-executed launcher,
 // waiting for the start-up probe the first time.
 func (l *Launcher) method() bool {
-	l.methodOnce.Do(func() { l.reexec = len(l.rlimits) > 0 && !traceWorks() })
-	return l.reexec
+	l.methodOnce.Do(func() { l.reexec.Store(len(l.rlimits) > 0 && !traceWorks()) })
+	return l.reexec.Load()
 }
 
 // traceWorks checks once per process that a traced start works
@@ -300,5 +301,5 @@ func envPath(env []string) string {
 // setMethod fixes how stages start (tests of both methods).
 func (l *Launcher) setMethod(reexec bool) {
 	l.methodOnce.Do(func() {})
-	l.reexec = reexec
+	l.reexec.Store(reexec)
 }
