@@ -101,6 +101,7 @@ func newLauncher(t testing.TB, cfg Config) *Launcher {
 	if err != nil {
 		t.Fatalf("NewLauncher: %v", err)
 	}
+	t.Cleanup(l.Close)
 	return l
 }
 
