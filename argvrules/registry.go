@@ -50,8 +50,12 @@ type Family struct {
 	// writes as part of its everyday job; the sandbox points each
 	// variable at a server-managed directory and makes it writable.
 	Caches []Cache
-	// SandboxSource names where Exec, RunsPrograms, Network and Caches
-	// come from.
+	// HomeConfig are files and directories beneath HOME (relative to it)
+	// holding the family's configuration, which its stages may read when
+	// the children get HOME (git fails when ~/.gitconfig is unreadable).
+	HomeConfig []string
+	// SandboxSource names where Exec, RunsPrograms, Network, Caches and
+	// HomeConfig come from.
 	SandboxSource string
 	// Env, when set, returns environment entries a stage of this family
 	// needs beyond the minimal child environment (git's hardening
@@ -106,13 +110,14 @@ var registry = []Family{
 		SandboxSource: "GNU tar 1.34 src/buffer.c zip_program (the compressors of -z -j -J --lzip --lzma --lzop --zstd -Z) and src/system.c " +
 			"(compression runs /bin/sh -c PROGRAM, decompression execvp's PROGRAM -d); libarchive 3.7 runs lz4, lzop, zstd ... when built without the library"},
 	{Name: "git", Programs: []string{"git"}, Also: isGitDashed, Recognize: checkGit, Env: git.ChildConfig, Source: "git 2.53 ∪ 2.39 parse-options (package git)",
-		Exec: append(append([]string{}, gitCore...), "git", "sh", "true", "ssh", "gpg", "gpgsm", "ssh-keygen"),
+		HomeConfig: []string{".gitconfig", ".config/git"},
+		Exec:       append(append([]string{}, gitCore...), "git", "sh", "true", "ssh", "gpg", "gpgsm", "ssh-keygen"),
 		Network: Network{Fetch: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "fetch-pack", "send-pack", "archive", "send-email"},
 			Reason: "they talk to remotes over http(s), git:// or ssh (transport.c, connect.c); archive only with --remote, send-email over SMTP"},
 		SandboxSource: "git 2.39/2.53: its own programs live in gitexecdir (git-core); connect.c git_connect runs the local and ssh transports " +
 			"(git-upload-pack 'PATH') with use_shell, run-command.c prepare_shell_cmd runs commands with shell metacharacters through sh, " +
 			"and 2.39's git-submodule and merge strategies are sh scripts; true is the pinned core.editor, ssh the pinned core.sshCommand, " +
-			"gpg, gpgsm and ssh-keygen the pinned gpg.*.program (package git ChildConfig)"},
+			"gpg, gpgsm and ssh-keygen the pinned gpg.*.program (package git ChildConfig); git-config(1) FILES: ~/.gitconfig, $XDG_CONFIG_HOME/git/config"},
 	{Name: "rg", Programs: []string{"rg"}, Recognize: checkRg, Source: "ripgrep 13/14 flag definitions",
 		SandboxSource: "ripgrep 14 crates/cli: --pre and the --search-zip decompressors are the only programs rg runs"},
 	{Name: "split", Programs: []string{"split", "gsplit"}, Recognize: checkSplit, Source: "GNU coreutils 9.1 split --help",
@@ -136,29 +141,33 @@ var registry = []Family{
 		Caches:        []Cache{{Env: "GOCACHE", Dir: "go-build"}, {Env: "GOMODCACHE", Dir: "go-mod"}, {Env: "GOPATH", Dir: "go-path"}},
 		SandboxSource: "go help environment (GOCACHE, GOMODCACHE, GOPATH; defaults beneath $HOME); go build runs the compiler, go test the test binaries it builds in GOTMPDIR"},
 	{Name: "npm", Programs: []string{"npm"}, Recognize: checkNpm, Source: "npm 9–11 nopt definitions",
-		RunsPrograms: true, Network: npmFetch, Caches: []Cache{{Env: "npm_config_cache", Dir: "npm"}},
-		SandboxSource: "npm 10 docs: config cache (default ~/.npm), npm run-script runs package scripts through sh"},
+		RunsPrograms: true, Network: npmFetch, Caches: []Cache{{Env: "npm_config_cache", Dir: "npm"}}, HomeConfig: []string{".npmrc"},
+		SandboxSource: "npm 10 docs: config cache (default ~/.npm) and userconfig (default ~/.npmrc), npm run-script runs package scripts through sh"},
 	{Name: "npx", Programs: []string{"npx", "pnpx"}, Recognize: checkNpx, Source: "npm 9–11 npx",
 		RunsPrograms: true, Network: Network{Always: true, Reason: "npx downloads the package it runs"}, Caches: []Cache{{Env: "npm_config_cache", Dir: "npm"}},
-		SandboxSource: "npm 10 docs: npm exec (config cache, default ~/.npm)"},
+		HomeConfig:    []string{".npmrc"},
+		SandboxSource: "npm 10 docs: npm exec (config cache, default ~/.npm; userconfig, default ~/.npmrc)"},
 	{Name: "pnpm", Programs: []string{"pnpm"}, Recognize: checkPnpm, Source: "pnpm 8–9 CLI",
 		RunsPrograms: true,
 		Network: Network{Fetch: []string{"install", "i", "add", "update", "up", "fetch", "outdated", "publish", "audit", "dlx", "view", "info"},
 			Reason: "they download packages from the registry"},
 		Caches:        []Cache{{Env: "npm_config_store_dir", Dir: "pnpm-store"}, {Env: "npm_config_cache_dir", Dir: "pnpm-cache"}},
-		SandboxSource: "pnpm 9 docs: settings store-dir and cache-dir, read from npm_config_* variables"},
+		HomeConfig:    []string{".npmrc", ".config/pnpm"},
+		SandboxSource: "pnpm 9 docs: settings store-dir and cache-dir, read from npm_config_* variables; .npmrc and ~/.config/pnpm/rc"},
 	{Name: "yarn", Programs: []string{"yarn", "yarnpkg"}, Recognize: checkYarn, Source: "yarn 1.x and berry CLIs",
 		RunsPrograms: true,
 		Network: Network{Fetch: []string{"install", "add", "upgrade", "up", "outdated", "info", "npm", "dlx", "publish"},
 			Reason: "they download packages from the registry"},
 		Caches:        []Cache{{Env: "YARN_CACHE_FOLDER", Dir: "yarn"}},
-		SandboxSource: "yarn 1 docs (yarn cache dir, YARN_CACHE_FOLDER) and berry's cacheFolder setting"},
+		HomeConfig:    []string{".yarnrc", ".yarnrc.yml", ".npmrc"},
+		SandboxSource: "yarn 1 docs (yarn cache dir, YARN_CACHE_FOLDER; ~/.yarnrc) and berry's cacheFolder setting (~/.yarnrc.yml)"},
 	{Name: "pip", Programs: []string{"pip", "pip3"}, Also: isPipVersion, Recognize: checkPip, Source: "pip 23–24 optparse command table",
 		RunsPrograms: true,
 		Network: Network{Fetch: []string{"install", "download", "wheel", "index", "search"},
 			Reason: "they download distributions from the package index (pip/_internal/commands)"},
 		Caches:        []Cache{{Env: "PIP_CACHE_DIR", Dir: "pip"}},
-		SandboxSource: "pip 23 docs: Caching (PIP_CACHE_DIR, default ~/.cache/pip); builds run setup.py or PEP 517 backends in subprocesses"},
+		HomeConfig:    []string{".config/pip", ".pip"},
+		SandboxSource: "pip 23 docs: Caching (PIP_CACHE_DIR, default ~/.cache/pip) and Configuration (~/.config/pip/pip.conf, legacy ~/.pip/pip.conf); builds run setup.py or PEP 517 backends in subprocesses"},
 	{Name: "cargo", Programs: []string{"cargo"}, Recognize: checkCargo, Source: "cargo 1.7x–1.9x clap definitions",
 		RunsPrograms: true,
 		Network: Network{Fetch: []string{"fetch", "update", "install", "search", "publish", "login", "owner", "yank", "generate-lockfile", "vendor"},

@@ -441,32 +441,21 @@ func isLoopback(host string) bool {
 // limits taking sandbox.DefaultLimits.
 func (cfg *Config) setSandbox(env Env) error {
 	cfg.SandboxMode = strings.TrimSpace(env.Sandbox)
-	mode := cfg.SandboxMode
+	mode, network := cfg.SandboxMode, strings.TrimSpace(env.SandboxNetwork)
 	if !slices.Contains([]string{sandbox.ModeAuto, sandbox.ModeLandlock, sandbox.ModeLimits, sandbox.ModeOff}, mode) {
 		return &Error{Var: "MCP_SHELL_SANDBOX", Problem: fmt.Sprintf("%q is not auto, landlock, limits or off", env.Sandbox)}
 	}
-	network := strings.TrimSpace(env.SandboxNetwork)
 	if !slices.Contains([]string{sandbox.NetworkFamily, sandbox.NetworkDeny, sandbox.NetworkAllow}, network) {
 		return &Error{Var: "MCP_SHELL_SANDBOX_NETWORK", Problem: fmt.Sprintf("%q is not family, deny or allow", env.SandboxNetwork)}
 	}
-	limits := sandbox.DefaultLimits()
-	explicit := false
-	for _, r := range env.rlimits(&limits) {
-		if *r.field != nil {
-			*r.limit, explicit = **r.field, true
-		}
-	}
-	for v, dirs := range map[string][]string{"MCP_SHELL_SANDBOX_READ_DIRS": env.SandboxReadDirs, "MCP_SHELL_SANDBOX_CACHE_DIR": splitList(env.SandboxCacheDir)} {
-		for _, d := range dirs {
-			if !filepath.IsAbs(d) || filepath.Clean(d) != d {
-				return &Error{Var: v, Problem: fmt.Sprintf("%q must be an absolute, clean path", d)}
-			}
-		}
+	if err := checkSandboxDirs(env); err != nil {
+		return err
 	}
 	exec, err := sandboxExec(env.SandboxExec)
 	if err != nil {
 		return err
 	}
+	limits, explicit := sandboxLimits(env)
 	if mode == sandbox.ModeOff && explicit {
 		mode = sandbox.ModeLimits
 	}
@@ -474,6 +463,33 @@ func (cfg *Config) setSandbox(env Env) error {
 	cfg.Sandbox = sandbox.Config{
 		Mode: mode, ReadDirs: env.SandboxReadDirs, WriteDirs: cfg.AllowedDirs, Network: network,
 		BestEffort: env.SandboxBestEffort, Limits: limits, Exec: exec, CacheDir: strings.TrimSpace(env.SandboxCacheDir),
+	}
+	return nil
+}
+
+// sandboxLimits are the rlimits: sandbox.DefaultLimits with every
+// MCP_SHELL_RLIMIT_* set replacing its own; explicit reports any set.
+func sandboxLimits(env Env) (limits sandbox.Limits, explicit bool) {
+	limits = sandbox.DefaultLimits()
+	for _, r := range env.rlimits(&limits) {
+		if *r.field != nil {
+			*r.limit, explicit = **r.field, true
+		}
+	}
+	return limits, explicit
+}
+
+// checkSandboxDirs requires absolute, clean read and cache directories.
+func checkSandboxDirs(env Env) error {
+	for _, v := range []struct {
+		name string
+		dirs []string
+	}{{"MCP_SHELL_SANDBOX_READ_DIRS", env.SandboxReadDirs}, {"MCP_SHELL_SANDBOX_CACHE_DIR", splitList(env.SandboxCacheDir)}} {
+		for _, d := range v.dirs {
+			if !filepath.IsAbs(d) || filepath.Clean(d) != d {
+				return &Error{Var: v.name, Problem: fmt.Sprintf("%q must be an absolute, clean path", d)}
+			}
+		}
 	}
 	return nil
 }

@@ -287,3 +287,46 @@ func TestChildHome(t *testing.T) {
 		}
 	}
 }
+
+// TestSandboxSettings: the sandbox defaults (auto, network by family, the
+// default rlimits through the launcher), MCP_SHELL_SANDBOX_EXEC parsing,
+// off with an explicit rlimit becoming limits, and the refusals, each
+// naming its variable.
+func TestSandboxSettings(t *testing.T) {
+	dir := t.TempDir()
+	load := func(env map[string]string) (*Config, error) { return Parse(LookupMap(env), []string{dir}) }
+	cfg, err := load(map[string]string{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := cfg.Sandbox; !cfg.Launch || s.Mode != "auto" || s.Network != "family" || s.Limits.NProc != 4096 {
+		t.Errorf("defaults: launch %v %+v", cfg.Launch, s)
+	}
+	cfg, err = load(map[string]string{"MCP_SHELL_SANDBOX_EXEC": "deploy.sh=git:rsync, /opt/b=*,deploy.sh=/usr/lib/git-core"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cfg.Sandbox.Exec; !slices.Equal(got["deploy.sh"], []string{"git", "rsync", "/usr/lib/git-core"}) || !slices.Equal(got["/opt/b"], []string{"*"}) {
+		t.Errorf("exec %v", got)
+	}
+	if cfg, err = load(map[string]string{"MCP_SHELL_SANDBOX": "off", "MCP_SHELL_RLIMIT_NOFILE": "64"}); err != nil || cfg.Sandbox.Mode != "limits" || !cfg.Launch {
+		t.Errorf("off with an rlimit: %v %+v", err, cfg)
+	}
+	if cfg, err = load(map[string]string{"MCP_SHELL_SANDBOX": "off"}); err != nil || cfg.Launch {
+		t.Errorf("off: %v launch %v", err, cfg.Launch)
+	}
+	for env, name := range map[string]string{
+		"MCP_SHELL_SANDBOX=seccomp":                  "MCP_SHELL_SANDBOX",
+		"MCP_SHELL_SANDBOX_NETWORK=some":             "MCP_SHELL_SANDBOX_NETWORK",
+		"MCP_SHELL_SANDBOX_EXEC=deploy.sh":           "MCP_SHELL_SANDBOX_EXEC",
+		"MCP_SHELL_SANDBOX_EXEC=deploy.sh=rel/prog":  "MCP_SHELL_SANDBOX_EXEC",
+		"MCP_SHELL_SANDBOX_CACHE_DIR=cache":          "MCP_SHELL_SANDBOX_CACHE_DIR",
+		"MCP_SHELL_SANDBOX_READ_DIRS=/usr,/opt/../x": "MCP_SHELL_SANDBOX_READ_DIRS",
+	} {
+		k, v, _ := strings.Cut(env, "=")
+		var ce *Error
+		if _, err := load(map[string]string{k: v}); !errors.As(err, &ce) || ce.Var != name {
+			t.Errorf("%s: %v, want an error naming %s", env, err, name)
+		}
+	}
+}

@@ -60,7 +60,7 @@ func benchLauncher(b *testing.B, mode string) {
 	requirePrograms(b, "/bin/true")
 	tempRoot(b)
 	dir := b.TempDir()
-	l, err := sandbox.NewLauncher(sandbox.Config{Mode: mode, WriteDirs: []string{dir}, Limits: sandbox.DefaultLimits()})
+	l, err := sandbox.NewLauncher(sandbox.Config{Mode: mode, WriteDirs: []string{dir}, Limits: sandbox.DefaultLimits(), CacheDir: b.TempDir()})
 	if err != nil {
 		b.Fatal(err)
 	}

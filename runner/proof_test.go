@@ -530,6 +530,7 @@ func proofLauncher(t *testing.T, work, cache string) *sandbox.Launcher {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(l.Close)
 	if !l.Confined() {
 		t.Fatalf("mode auto did not confine (%s)", l.Fallback())
 	}

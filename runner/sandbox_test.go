@@ -44,7 +44,7 @@ func sandboxed(t testing.TB, mode string, stages ...[]string) Spec {
 		requireLandlock(t)
 	}
 	s := newSpec(t, stages...)
-	l, err := sandbox.NewLauncher(sandbox.Config{Mode: mode, WriteDirs: []string{s.Dir.Real()}, Limits: sandbox.DefaultLimits(),
+	l, err := sandbox.NewLauncher(sandbox.Config{Mode: mode, WriteDirs: []string{s.Dir.Real()}, Limits: sandbox.DefaultLimits(), CacheDir: t.TempDir(),
 		Exec: map[string][]string{"sh": {sandbox.ExecAny}}})
 	if err != nil {
 		t.Fatalf("NewLauncher: %v", err)

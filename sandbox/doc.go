@@ -40,7 +40,8 @@
 //     program no family covers) reads Config.ReadDirs without
 //     programDirs and cannot execute in the writable trees. Every stage
 //     writes beneath Config.WriteDirs, Stage.Writable (the call's
-//     temporary directory) and its family's Caches, reads and writes
+//     temporary directory) and its family's Caches, reads its family's
+//     HomeConfig beneath the HOME of its environment, reads and writes
 //     /dev/null, /dev/zero, /dev/full, reads /dev/random, /dev/urandom.
 //     TCP per Config.Network: NetworkFamily grants it to a stage whose
 //     family's Network says so. Everything else the ABI can restrict is

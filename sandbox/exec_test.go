@@ -129,3 +129,24 @@ func TestCaches(t *testing.T) {
 		t.Errorf("writable %q lacks the operator's GOCACHE %s", pl.policy.Write, own)
 	}
 }
+
+// TestHomeConfig: with HOME passed to children, git reads ~/.gitconfig
+// (its family's HomeConfig) but nothing else of HOME, and no other
+// program reads HOME at all.
+func TestHomeConfig(t *testing.T) {
+	requireLandlock(t)
+	requirePrograms(t, "git", "cat")
+	work, home := t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(home, ".gitconfig"), "[user]\n\tname = From Home\n", 0o644)
+	writeFile(t, filepath.Join(home, "secret"), "[user]\n\tname = SECRET\n", 0o644)
+	l := newLauncher(t, Config{Mode: ModeAuto, WriteDirs: []string{work}, Limits: DefaultLimits()})
+	c := call{l: l, dir: work, env: []string{testPath, "HOME=" + home}}
+	if o := c.run(t, "git", "config", "--global", "user.name"); o.exit != 0 || o.stdout != "From Home\n" {
+		t.Errorf("git config --global: %v", o)
+	}
+	for _, argv := range [][]string{{"git", "config", "--file", filepath.Join(home, "secret"), "user.name"}, {"cat", filepath.Join(home, ".gitconfig")}} {
+		if o := c.run(t, argv...); o.exit == 0 || strings.Contains(o.stdout, "SECRET") || strings.Contains(o.stdout, "From Home") {
+			t.Errorf("%q read HOME: %v", argv, o)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -33,8 +34,10 @@ type Launcher struct {
 	// reexec is decided once (method): false starts stages from a
 	// restricted thread, true through the re-executed launcher.
 	methodOnce sync.Once
-	reexec     bool
+	reexec     atomic.Bool
 	dirsMade   sync.Map // cache directories created so far
+	rootOnce   sync.Once
+	rootErr    error
 	dirs       callDirs // the calls' private temporary directories
 }
 
@@ -64,8 +67,8 @@ func NewLauncher(cfg Config) (*Launcher, error) {
 	if l.rlimits, err = rlimits(cfg.Limits); err != nil {
 		return nil, err
 	}
-	if l.cacheRoot, err = cacheRoot(cfg.CacheDir); err != nil {
-		return nil, err
+	if l.cacheRoot = cfg.CacheDir; l.cacheRoot == "" {
+		l.cacheRoot = DefaultCacheDir()
 	}
 	l.leafRead = leafReads(cfg.readDirs())
 	if l.mode == ModeLandlock {
@@ -76,24 +79,25 @@ func NewLauncher(cfg Config) (*Launcher, error) {
 	return l, nil
 }
 
-// cacheRoot creates the cache root: dir, or DefaultCacheDir, or when that
-// cannot be created (a read-only home) the one beneath the temporary
-// directory.
-func cacheRoot(dir string) (string, error) {
-	if dir != "" {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return "", fmt.Errorf("%w: MCP_SHELL_SANDBOX_CACHE_DIR: %w", ErrConfig, err)
+// cacheRootDir returns the cache root, created (mode 0700) the first time a
+// stage needs it: Config.CacheDir, or DefaultCacheDir, or, when that
+// cannot be created (a read-only home), the one beneath the temporary
+// directory, which must then be this user's alone.
+func (l *Launcher) cacheRootDir() (string, error) {
+	l.rootOnce.Do(func() {
+		switch {
+		case l.cfg.CacheDir != "":
+			l.rootErr = os.MkdirAll(l.cacheRoot, 0o700)
+		case l.cacheRoot != tempCacheDir() && os.MkdirAll(l.cacheRoot, 0o700) == nil:
+		default:
+			l.cacheRoot = tempCacheDir()
+			l.rootErr = ownDir(l.cacheRoot)
 		}
-		return dir, nil
+	})
+	if l.rootErr != nil {
+		return "", fail("config", "creating the cache directory %s (MCP_SHELL_SANDBOX_CACHE_DIR): %w", l.cacheRoot, l.rootErr)
 	}
-	if dir = DefaultCacheDir(); dir != tempCacheDir() && os.MkdirAll(dir, 0o700) == nil {
-		return dir, nil
-	}
-	dir = tempCacheDir()
-	if err := ownDir(dir); err != nil {
-		return "", fmt.Errorf("%w: creating a cache directory (set MCP_SHELL_SANDBOX_CACHE_DIR): %w", ErrConfig, err)
-	}
-	return dir, nil
+	return l.cacheRoot, nil
 }
 
 // ownDir creates dir (mode 0700) and checks that it is a directory of
@@ -169,8 +173,8 @@ func (l *Launcher) Close() {
 	}
 }
 
-// CacheDir returns the root of the server-managed cache directories, ""
-// in mode off.
+// CacheDir returns the root of the server-managed cache directories
+// (created at first use), "" in mode off.
 func (l *Launcher) CacheDir() string { return l.cacheRoot }
 
 // Start starts one stage with attr (its Sys, when set, is kept and only
@@ -212,9 +216,15 @@ type plan struct {
 func (l *Launcher) plan(st Stage, env []string) (plan, error) {
 	pl := plan{rlimits: l.rlimits, env: env}
 	prof := l.profiles.get(st.Argv[0], st.Path, envPath(env), l.cfg.Exec)
-	cs := caches(prof.fam, env, l.cacheRoot)
 	write := append(slices.Clone(l.cfg.WriteDirs), st.Writable...)
-	for _, c := range cs {
+	if prof.fam == nil || len(prof.fam.Caches) == 0 {
+		return l.confinePlan(pl, prof, st, env, write), nil
+	}
+	root, err := l.cacheRootDir()
+	if err != nil {
+		return pl, err
+	}
+	for _, c := range caches(prof.fam, env, root) {
 		if err := l.makeDir(c.dir); err != nil {
 			return pl, err
 		}
@@ -223,16 +233,25 @@ func (l *Launcher) plan(st Stage, env []string) (plan, error) {
 		}
 		write = append(write, c.dir)
 	}
+	return l.confinePlan(pl, prof, st, env, write), nil
+}
+
+// confinePlan adds the stage's Landlock policy in mode landlock.
+func (l *Launcher) confinePlan(pl plan, prof profile, st Stage, env, write []string) plan {
 	if l.mode != ModeLandlock {
-		return pl, nil
+		return pl
 	}
 	net := network(l.cfg.Network, prof.fam, st.Argv)
 	pl.landlock, pl.filter = true, !net && l.filter
-	pl.policy = policy{ABI: l.abi, Net: net, Read: l.leafRead, Exec: prof.exec, Write: write, Run: prof.run, held: l.held}
+	read := l.leafRead
 	if prof.run {
-		pl.policy.Read = l.cfg.readDirs()
+		read = l.cfg.readDirs()
 	}
-	return pl, nil
+	if home := homeConfig(prof.fam, env); home != nil {
+		read = append(slices.Clip(read), home...)
+	}
+	pl.policy = policy{ABI: l.abi, Net: net, Read: read, Exec: prof.exec, Write: write, Run: prof.run, held: l.held}
+	return pl
 }
 
 // makeDir creates a cache directory (mode 0700) the first time a stage
@@ -251,8 +270,8 @@ func (l *Launcher) makeDir(dir string) error {
 // method reports whether stages start through the re-executed launcher,
 // waiting for the start-up probe the first time.
 func (l *Launcher) method() bool {
-	l.methodOnce.Do(func() { l.reexec = len(l.rlimits) > 0 && !traceWorks() })
-	return l.reexec
+	l.methodOnce.Do(func() { l.reexec.Store(len(l.rlimits) > 0 && !traceWorks()) })
+	return l.reexec.Load()
 }
 
 // traceWorks checks once per process that a traced start works
@@ -300,5 +319,5 @@ func envPath(env []string) string {
 // setMethod fixes how stages start (tests of both methods).
 func (l *Launcher) setMethod(reexec bool) {
 	l.methodOnce.Do(func() {})
-	l.reexec = reexec
+	l.reexec.Store(reexec)
 }

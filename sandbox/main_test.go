@@ -95,12 +95,18 @@ func newLauncherMethod(t testing.TB, cfg Config, reexec bool) *Launcher {
 // programs (what MCP_SHELL_SANDBOX_EXEC=sh=* does).
 var shAny = map[string][]string{"sh": {ExecAny}}
 
+// newLauncher is NewLauncher, closed with the test, with the caches in
+// the test's temporary directory unless cfg names them.
 func newLauncher(t testing.TB, cfg Config) *Launcher {
 	t.Helper()
+	if cfg.CacheDir == "" {
+		cfg.CacheDir = t.TempDir()
+	}
 	l, err := NewLauncher(cfg)
 	if err != nil {
 		t.Fatalf("NewLauncher: %v", err)
 	}
+	t.Cleanup(l.Close)
 	return l
 }
 

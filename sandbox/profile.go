@@ -160,6 +160,20 @@ func caches(fam *argvrules.Family, env []string, root string) []cacheUse {
 	return out
 }
 
+// homeConfig returns fam's configuration files beneath the stage's HOME,
+// when its environment has an absolute HOME.
+func homeConfig(fam *argvrules.Family, env []string) []string {
+	home, ok := lookupEnv(env, "HOME")
+	if fam == nil || !ok || !filepath.IsAbs(home) {
+		return nil
+	}
+	out := make([]string, len(fam.HomeConfig))
+	for i, rel := range fam.HomeConfig {
+		out[i] = filepath.Join(home, rel)
+	}
+	return out
+}
+
 // lookupEnv returns the first value of name in env, the one the child's
 // getenv sees.
 func lookupEnv(env []string, name string) (string, bool) {

@@ -8,13 +8,15 @@ import (
 )
 
 // programDirs hold the system's executables (Filesystem Hierarchy
-// Standard 3.0, sections 3.4, 3.16, 4.4, 4.7, 4.9). A stage whose family
+// Standard 3.0: §3.4 /bin, §3.16 /sbin, §4.4 /usr/bin, §4.7 /usr/libexec,
+// §4.9 /usr/local, §4.10 /usr/sbin; /usr/games is among §4.3's options).
+// A stage whose family
 // does not run other programs reads nothing beneath them but its own
 // executables: it may execute its ELF interpreter, which loads a program
 // with read(2) and mmap(2), which Landlock does not check, so
-// "ld.so /bin/sh" must find /bin/sh unreadable. Executables beneath
-// library trees (/usr/lib/git-core, JVMs) stay readable; see the package
-// documentation.
+// "ld.so /bin/sh" must find /bin/sh unreadable. Internal executables
+// beneath /usr/lib (which FHS §4.7 allows instead of /usr/libexec:
+// git-core, JVMs) stay readable; see the package documentation.
 var programDirs = []string{
 	"/bin", "/sbin", "/usr/bin", "/usr/sbin", "/usr/games", "/usr/libexec",
 	"/usr/local/bin", "/usr/local/sbin", "/usr/local/games", "/usr/local/libexec",
