@@ -38,6 +38,9 @@ var goOutputFlags = map[string]redirect.Kind{
 	"debug-actiongraph":   redirect.File,
 	"debug-trace":         redirect.File,
 	"debug-runtime-trace": redirect.File,
+	// testing.fuzzCacheDir (go 1.18+ src/testing/fuzz.go): the engine
+	// writes its generated corpus beneath it.
+	"fuzzcachedir": redirect.Dir,
 }
 
 // goCommands says what each go 1.26 subcommand is: "" allowed (subject to

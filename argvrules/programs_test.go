@@ -170,6 +170,8 @@ var tableRows = []row{
 	{a("go", "list", "./..."), ""},
 	{a("go", "test", "./..."), ""},
 	{a("go", "test", "-race", "-count=1", "-run", "TestX", "./pkg/..."), ""},
+	{a("go", "test", ".", "-fuzz=FuzzA", "-test.fuzzcachedir=/tmp/elsewhere/fz"), "go.output-path"}, // red-team 3
+	{a("go", "test", ".", "-fuzz=FuzzA", "-test.fuzzcachedir=fz"), ""},
 	{a("go", "vet", "./..."), ""},
 	{a("go", "run", "."), ""},
 	{a("go", "build", "-o", "bin/app", "./cmd/app"), ""},
