@@ -130,12 +130,17 @@ func parse(lookup func(string) (string, bool), dirs []string, builtinAllowed boo
 }
 
 // childHome is MCP_SHELL_CHILD_HOME: unset or empty means the server's own
-// HOME, "none" means no HOME at all.
+// HOME (if absolute), "none" means no HOME at all.
 func childHome(v string, lookup func(string) (string, bool)) string {
 	switch v = strings.TrimSpace(v); v {
 	case "":
-		home, _ := lookup("HOME")
-		return home
+		// The server's own HOME, when it is a usable one: a relative or
+		// odd HOME of the server's environment means none, not a
+		// configuration error.
+		if home, _ := lookup("HOME"); filepath.IsAbs(home) {
+			return home
+		}
+		return ""
 	case "none":
 		return ""
 	}

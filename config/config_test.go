@@ -272,6 +272,7 @@ func TestChildHome(t *testing.T) {
 		{map[string]string{"HOME": "/home/u", "MCP_SHELL_CHILD_HOME": "/srv/h"}, "/srv/h", false},
 		{map[string]string{"HOME": "/home/u", "MCP_SHELL_CHILD_HOME": "none"}, "", false},
 		{map[string]string{}, "", false},
+		{map[string]string{"HOME": "$WORKDIR"}, "", false},
 		{map[string]string{"MCP_SHELL_CHILD_HOME": "rel/h"}, "", true},
 	} {
 		cfg, err := Parse(LookupMap(tt.env), []string{t.TempDir()})

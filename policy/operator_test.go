@@ -25,7 +25,7 @@ func TestOperatorReason(t *testing.T) {
 		{[]string{"find", "wc"}, []string{"find", ".", "-exec", "id", ";", "-quit", "|", "wc"}, "find.exec", 2},
 		{[]string{"find", "ls"}, []string{"ls", "|", "find", ".", "-execdir", "id", ";"}, "find.exec", 4},
 		{[]string{"find", "ls"}, []string{"find", ".", "-exec", "id", "&&", "ls"}, "find.exec", 2},
-		{[]string{"sort", "ls"}, []string{"sort", "-o", "/tmp/x", "in.txt", ";", "ls"}, "sort.option", 1},
+		{[]string{"sort", "ls"}, []string{"sort", "-o", "/tmp/x", "in.txt", ";", "ls"}, "sort.output-path", 1},
 		// the operator is the reason
 		{[]string{"find", "ls"}, []string{"find", ".", "-name", "x", ";", "ls"}, CodeShellOperator, 4},
 		{[]string{"echo", "ls"}, []string{"echo", "a", ";", "ls"}, CodeShellOperator, 2},
