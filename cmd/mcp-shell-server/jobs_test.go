@@ -50,7 +50,10 @@ func newJobServer(t *testing.T, transport string, helpers map[string]string, env
 		helperScript(t, tools, name, body)
 	}
 	js := &jobServer{t: t, transport: transport, dir: dir, tools: tools, audit: filepath.Join(t.TempDir(), "audit.jsonl"), retain: t.TempDir()}
-	js.env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "MCP_SHELL_AUDIT_LOG=" + js.audit, "MCP_SHELL_LOG_LEVEL=error", "MCP_SHELL_RETAIN_DIR=" + js.retain}
+	// The job scripts run sleep and write beside the allowed directory:
+	// these tests are about jobs, so children run unconfined (the sandbox
+	// has its own end-to-end tests and proofs).
+	js.env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "MCP_SHELL_AUDIT_LOG=" + js.audit, "MCP_SHELL_LOG_LEVEL=error", "MCP_SHELL_RETAIN_DIR=" + js.retain, "MCP_SHELL_SANDBOX=off"}
 	for _, kv := range env {
 		js.env = append(js.env, strings.ReplaceAll(kv, "{tools}", tools))
 	}

@@ -40,7 +40,10 @@ func startLifetime(t *testing.T, helper string, argv ...string) *lifetimeServer 
 	}
 	s := &lifetimeServer{e2e: e2e{t: t, dir: dir, audit: filepath.Join(t.TempDir(), "audit.jsonl")}}
 	s.cmd = exec.Command(argv[0], append(argv[1:], dir)...)
-	s.cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "MCP_SHELL_AUDIT_LOG=" + s.audit, "MCP_SHELL_LOG_LEVEL=info", "ALLOW_COMMANDS=" + helper}
+	// The helper forks and writes pid files beside the allowed directory:
+	// these tests are about process lifetime, so it runs unconfined (the
+	// lifetime of sandboxed stages is covered in runner/).
+	s.cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "MCP_SHELL_AUDIT_LOG=" + s.audit, "MCP_SHELL_LOG_LEVEL=info", "ALLOW_COMMANDS=" + helper, "MCP_SHELL_SANDBOX=off"}
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
