@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/sys/unix"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/proctest"
 )
@@ -24,8 +25,15 @@ import (
 type lifetimeServer struct {
 	e2e
 	cmd       *exec.Cmd
+	pidfd     int    // of cmd's process: the SDK's transport reaps it, so exits are watched here
 	mechanism string // from the start-up line
 	pid1      bool
+}
+
+// waitExit waits up to timeout for the server process to exit (without
+// reaping it: the transport does) and reports whether it did.
+func (s *lifetimeServer) waitExit(timeout time.Duration) bool {
+	return proctest.WaitExit(s.pidfd, timeout)
 }
 
 var lifetimeLine = regexp.MustCompile(`msg="process lifetime" mechanism=(\w+) pid1=(\w+)`)
@@ -68,7 +76,10 @@ func startLifetime(t *testing.T, helper string, argv ...string) *lifetimeServer 
 		t.Fatalf("connect: %v", err)
 	}
 	s.session = session
-	t.Cleanup(func() { session.Close() })
+	if s.pidfd, err = unix.PidfdOpen(s.cmd.Process.Pid, 0); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { session.Close(); unix.Close(s.pidfd) })
 	select {
 	case m := <-line:
 		s.mechanism, s.pid1 = m[1], m[2] == "true"
@@ -89,7 +100,9 @@ func TestLifetimeInAuditAndStartup(t *testing.T) {
 	s.call(map[string]any{"command": []string{helper, os.DevNull, "say", "hi"}})
 	s.call(map[string]any{"command": []string{"rm", "x"}}) // refused
 	s.session.Close()
-	_ = s.cmd.Wait()
+	if !s.waitExit(10 * time.Second) {
+		t.Fatal("the server did not exit after stdin EOF")
+	}
 	recs := s.auditRecords()
 	if len(recs) != 2 {
 		t.Fatalf("%d audit records, want 2", len(recs))
@@ -218,11 +231,7 @@ func TestShutdownKillsCalls(t *testing.T) {
 			default:
 				s.session.Close() // closes the server's stdin
 			}
-			exited := make(chan error, 1)
-			go func() { exited <- s.cmd.Wait() }()
-			select {
-			case <-exited:
-			case <-time.After(20 * time.Second):
+			if !s.waitExit(20 * time.Second) {
 				t.Fatal("the server did not exit")
 			}
 			took := time.Since(asked)
