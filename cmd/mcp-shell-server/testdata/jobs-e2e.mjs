@@ -69,9 +69,12 @@ function setup(name, helpers = {}) {
 // withServer runs f(connect) against one server; connect() opens a new
 // session (over stdio, a new server process).
 async function withServer(dirs, env, f) {
+  // The job scripts run sleep and write beside the allowed directory: these
+  // scenarios are about jobs, so children run unconfined (the sandbox has
+  // its own end-to-end tests and proofs).
   const fullEnv = {
     PATH: '/usr/local/bin:/usr/bin:/bin', MCP_SHELL_AUDIT_LOG: dirs.audit, MCP_SHELL_LOG_LEVEL: 'info',
-    MCP_SHELL_RETAIN_DIR: dirs.retain, ...env,
+    MCP_SHELL_RETAIN_DIR: dirs.retain, MCP_SHELL_SANDBOX: 'off', ...env,
   };
   const clients = [];
   let proc;
