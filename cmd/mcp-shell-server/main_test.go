@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/proctest"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testcases"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
@@ -24,16 +25,10 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "mcp-shell-server-e2e-")
-	if err != nil {
-		panic(err)
-	}
-	binary = filepath.Join(dir, "mcp-shell-server")
-	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
-		panic("go build: " + err.Error() + "\n" + string(out))
-	}
+	var remove func()
+	binary, remove = testcases.BuildServer(".")
 	code := m.Run()
-	os.RemoveAll(dir)
+	remove()
 	proctest.Cleanup()
 	os.Exit(code)
 }

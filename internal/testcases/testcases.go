@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -200,4 +201,20 @@ func Pin(t testing.TB, dir string) *workdir.Dir {
 	}
 	t.Cleanup(func() { d.Close() })
 	return d
+}
+
+// BuildServer builds the server from its main package (pkg, a path
+// relative to the test's directory) into a new temporary directory, for
+// a TestMain: it panics when the build fails, and remove deletes the
+// directory.
+func BuildServer(pkg string) (bin string, remove func()) {
+	dir, err := os.MkdirTemp("", "mcp-shell-server-test-")
+	if err != nil {
+		panic(err)
+	}
+	bin = filepath.Join(dir, "mcp-shell-server")
+	if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+		panic("go build: " + err.Error() + "\n" + string(out))
+	}
+	return bin, func() { os.RemoveAll(dir) }
 }

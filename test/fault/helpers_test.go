@@ -15,22 +15,18 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testcases"
 )
 
 // binary is the server, built once for the suite.
 var binary string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "mcp-shell-fault-")
-	if err != nil {
-		panic(err)
-	}
-	binary = filepath.Join(dir, "mcp-shell-server")
-	if out, err := exec.Command("go", "build", "-o", binary, "../../cmd/mcp-shell-server").CombinedOutput(); err != nil {
-		panic("go build: " + err.Error() + "\n" + string(out))
-	}
+	var remove func()
+	binary, remove = testcases.BuildServer("../../cmd/mcp-shell-server")
 	code := m.Run()
-	os.RemoveAll(dir)
+	remove()
 	os.Exit(code)
 }
 
