@@ -145,7 +145,13 @@ func TestHTTPStrangersCannotStall(t *testing.T) {
 	const n = 40
 	for i := range n {
 		begin := time.Now()
+		// A connection the flood pushes out of the unauthenticated pool
+		// before its request arrives is closed; the client reconnects once
+		// (SECURITY.md, "Limits"), and the time of both attempts counts.
 		resp, err := h.post(context.Background(), client, "", "2026-07-28", callBody(i+10, "2026-07-28", "echo", "ok"))
+		if err != nil {
+			resp, err = h.post(context.Background(), client, "", "2026-07-28", callBody(i+10, "2026-07-28", "echo", "ok"))
+		}
 		if err != nil {
 			failed++
 			continue
@@ -157,7 +163,11 @@ func TestHTTPStrangersCannotStall(t *testing.T) {
 		}
 		calls = append(calls, time.Since(begin))
 		begin = time.Now()
-		if resp, err := client.Get("http://" + h.host + "/healthz"); err != nil || resp.StatusCode != 200 {
+		resp, err = client.Get("http://" + h.host + "/healthz")
+		if err != nil { // pushed out before its request, like a call: one reconnect
+			resp, err = client.Get("http://" + h.host + "/healthz")
+		}
+		if err != nil || resp.StatusCode != 200 {
 			failed++
 		} else {
 			resp.Body.Close()
