@@ -126,6 +126,9 @@ func parse(lookup func(string) (string, bool), dirs []string, builtinAllowed boo
 		}
 	}
 	env.ChildHome = childHome(env.ChildHome, lookup)
+	if _, set := lookup("MCP_SHELL_RETAIN_DIR"); !set {
+		env.RetainDir = "" // the default: setJobs may fall back
+	}
 	return validate(env, dirs, builtin)
 }
 

@@ -46,7 +46,11 @@ const (
 	defaultRetainTTLSeconds = 3600
 	// defaultRetainDir: a fixed /tmp rather than $TMPDIR, because Parse
 	// reads only the variables it declares; Linux always has /tmp, and the
-	// Docker image mounts a tmpfs there.
+	// Docker image mounts a tmpfs there. When MCP_SHELL_RETAIN_DIR is unset
+	// and /tmp lies inside an allowed directory (a server started in /tmp
+	// serves /tmp), the first of retainFallbacks outside every allowed
+	// directory is used instead: starting in /tmp is a reason to keep the
+	// output elsewhere, not to refuse to start.
 	defaultRetainDir = "/tmp"
 	// defaultTextLimit: 16 KiB per stream is about 4,000 tokens: enough for
 	// a compiler's error list or a test summary, while a 1 MiB output no
@@ -54,3 +58,9 @@ const (
 	// in the retained output, paged with read_output). See README.
 	defaultTextLimit = 16 << 10
 )
+
+// retainFallbacks are tried in order after defaultRetainDir when the
+// operator did not choose a retain directory: /var/tmp and /dev/shm exist
+// on every Linux (FHS 3.0 §5.15, and the tmpfs systemd and Docker mount);
+// the private directory inside is removed at exit either way.
+var retainFallbacks = []string{"/var/tmp", "/dev/shm"}

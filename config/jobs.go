@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
@@ -83,16 +84,47 @@ func (cfg *Config) setJobs(env Env) error {
 	if env.RetainQuota == 0 {
 		return nil
 	}
-	if !filepath.IsAbs(env.RetainDir) {
-		return &Error{Var: "MCP_SHELL_RETAIN_DIR", Problem: fmt.Sprintf("%q is not an absolute directory", env.RetainDir)}
-	}
-	dir, err := resolveDir(env.RetainDir)
+	dir, err := retainDir(env.RetainDir, cfg.AllowedDirs)
 	if err != nil {
-		return &Error{Var: "MCP_SHELL_RETAIN_DIR", Problem: err.Error()}
-	}
-	if d := workdir.Inside(dir, cfg.AllowedDirs); d != "" {
-		return &Error{Var: "MCP_SHELL_RETAIN_DIR", Problem: fmt.Sprintf("%s is inside the allowed directory %s, where allowed programs could read or overwrite retained output; choose a directory outside it (or MCP_SHELL_RETAIN_QUOTA_BYTES=0 and MCP_SHELL_MAX_JOBS=0)", dir, d)}
+		return err
 	}
 	cfg.Jobs.RetainDir = dir
 	return nil
+}
+
+// retainDir resolves MCP_SHELL_RETAIN_DIR, which must lie outside every
+// allowed directory. An empty value is the default: defaultRetainDir, or
+// the first of retainFallbacks outside the allowed directories.
+func retainDir(value string, allowed []string) (string, error) {
+	if value != "" {
+		return retainCandidate(value, allowed)
+	}
+	dir, err := retainCandidate(defaultRetainDir, allowed)
+	for _, alt := range retainFallbacks {
+		if err == nil {
+			break
+		}
+		if d, altErr := retainCandidate(alt, allowed); altErr == nil {
+			dir, err = d, nil
+		}
+	}
+	if err != nil {
+		tried := append([]string{defaultRetainDir}, retainFallbacks...)
+		return "", &Error{Var: "MCP_SHELL_RETAIN_DIR", Problem: fmt.Sprintf("unset, and none of %s is usable outside the allowed directories (%v); set it to a directory outside them (or MCP_SHELL_RETAIN_QUOTA_BYTES=0 and MCP_SHELL_MAX_JOBS=0)", strings.Join(tried, ", "), err)}
+	}
+	return dir, nil
+}
+
+func retainCandidate(value string, allowed []string) (string, error) {
+	if !filepath.IsAbs(value) {
+		return "", &Error{Var: "MCP_SHELL_RETAIN_DIR", Problem: fmt.Sprintf("%q is not an absolute directory", value)}
+	}
+	dir, err := resolveDir(value)
+	if err != nil {
+		return "", &Error{Var: "MCP_SHELL_RETAIN_DIR", Problem: err.Error()}
+	}
+	if d := workdir.Inside(dir, allowed); d != "" {
+		return "", &Error{Var: "MCP_SHELL_RETAIN_DIR", Problem: fmt.Sprintf("%s is inside the allowed directory %s, where allowed programs could read or overwrite retained output; choose a directory outside it (or MCP_SHELL_RETAIN_QUOTA_BYTES=0 and MCP_SHELL_MAX_JOBS=0)", dir, d)}
+	}
+	return dir, nil
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -61,3 +62,29 @@ func TestJobsInvalid(t *testing.T) {
 }
 
 func mkdir(p string) error { return os.Mkdir(p, 0o700) }
+
+// A server started in /tmp serves /tmp: the default retain directory falls
+// back outside it instead of refusing to start, while an explicit
+// MCP_SHELL_RETAIN_DIR inside stays an error, and a server whose allowed
+// directory holds every candidate says which it tried.
+func TestRetainDirFallback(t *testing.T) {
+	t.Parallel()
+	tmp, err := filepath.EvalSymlinks("/tmp")
+	if err != nil {
+		t.Skip("no /tmp")
+	}
+	cfg, err := Parse(LookupMap(nil), []string{tmp})
+	if err != nil {
+		t.Fatalf("allowed /tmp, default retain dir: %v", err)
+	}
+	if got := cfg.Jobs.RetainDir; got == "" || got == tmp || filepath.Dir(got) == tmp {
+		t.Errorf("retain dir %q is not outside /tmp", got)
+	}
+	_, err = Parse(LookupMap(map[string]string{"MCP_SHELL_RETAIN_DIR": "/tmp"}), []string{tmp})
+	expectVarError(t, nil, err, "MCP_SHELL_RETAIN_DIR")
+	_, err = Parse(LookupMap(nil), []string{"/"})
+	expectVarError(t, nil, err, "MCP_SHELL_RETAIN_DIR")
+	if err != nil && !strings.Contains(err.Error(), "/var/tmp") {
+		t.Errorf("error does not name the directories tried: %v", err)
+	}
+}
