@@ -73,6 +73,10 @@ type Record struct {
 	// Job describes a job or a retained output (job.go); zero for a
 	// foreground call that retained nothing.
 	Job Job
+	// ChildEnv are the names of the variables the children got (the
+	// minimal base, delegated envs, family hardening); their values are
+	// never logged (Env has the client's, redacted).
+	ChildEnv []string
 }
 
 // Field caps, in bytes (strings) or elements: a record stays a few KiB
@@ -264,6 +268,7 @@ func attrs(r Record) []slog.Attr {
 		slog.String("directory", Capped(r.Directory, maxField)),
 		slog.Group("redirections", slog.Bool("stdin", r.Stdin), slog.Bool("stdout", r.Stdout), slog.Bool("stdout_append", r.Append)),
 		slog.Any("env", cappedEnv(Env(r.Env))),
+		slog.Any("child_env", cappedNames(r.ChildEnv)),
 		slog.Float64("timeout", r.Timeout.Seconds()),
 		slog.Int64("output_limit", r.OutputLim),
 		slog.Int64("stdout_bytes", r.StdoutN),
@@ -382,6 +387,19 @@ func cappedEnv(env map[string]string) map[string]string {
 		out[k] = env[k]
 	}
 	out["[more]"] = fmt.Sprintf("%d entries not recorded", len(env)-maxEnv)
+	return out
+}
+
+// cappedNames bounds the child_env list like env: names only, an odd name
+// quoted as a scalar, at most maxEnv of them.
+func cappedNames(names []string) []string {
+	out := make([]string, 0, min(len(names), maxEnv)+1)
+	for _, n := range names[:min(len(names), maxEnv)] {
+		out = append(out, envName(n))
+	}
+	if len(names) > maxEnv {
+		out = append(out, fmt.Sprintf("[%d more]", len(names)-maxEnv))
+	}
 	return out
 }
 

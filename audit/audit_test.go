@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -44,6 +45,7 @@ func TestLogWritesOneRedactedJSONLine(t *testing.T) {
 		Time: time.Unix(1700000000, 0), Duration: 1500 * time.Millisecond, ResultType: Success, Tool: "shell_execute",
 		Argv: []string{"curl", "-H", "Authorization: Bearer abc"}, Directory: "/w", ReturnCode: &code,
 		Env: map[string]string{"MY_PASSWORD": "p"}, Rule: "allowlist.exact:curl",
+		ChildEnv: []string{"HOME", "MY_PASSWORD", "PATH"},
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -58,6 +60,9 @@ func TestLogWritesOneRedactedJSONLine(t *testing.T) {
 	}
 	if strings.Contains(buf.String(), "Bearer abc") || m["env"].(map[string]any)["MY_PASSWORD"] != Redacted {
 		t.Errorf("secret leaked or name lost: %s", buf.String())
+	}
+	if got := fmt.Sprint(m["child_env"]); got != "[HOME MY_PASSWORD PATH]" {
+		t.Errorf("child_env = %s, want the names only", got)
 	}
 }
 

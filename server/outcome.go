@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 	"github.com/seed-b63acb1b/mcp-shell-server/runner"
+	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
 // kind is which way a call ended. The zero kind is no outcome at all, so
@@ -132,6 +134,7 @@ func auditRecord(c call, o outcome) audit.Record {
 	}
 	if o.spec != nil {
 		r.Timeout, r.OutputLim = o.spec.Timeout, o.spec.OutputLimit
+		r.ChildEnv = childEnvNames(o.spec.Env, o.sandbox.mode == sandbox.ModeLandlock)
 	}
 	if p := o.plan; p != nil {
 		r.Stages, r.Rule = len(p.Stages), strings.Join(p.Rules, ",")
@@ -231,4 +234,23 @@ func resultOf(o runner.Outcome) audit.Result {
 		return audit.ProcessError
 	}
 	return audit.ServerError
+}
+
+// childEnvNames are the names of the variables a call's children get: the
+// spec's environment, plus TMPDIR where the runner adds the call's private
+// temporary directory (a confined call whose environment has none).
+func childEnvNames(env []string, confined bool) []string {
+	if len(env) == 0 {
+		return nil // a call refused before its environment was built
+	}
+	names := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		names = append(names, name)
+	}
+	if confined && !slices.Contains(names, "TMPDIR") {
+		names = append(names, "TMPDIR")
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
 }
