@@ -15,18 +15,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/audit"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/mcptest"
 )
 
 const testToken = "test-token-0123456789abcdef"
-
-// bearerRT adds the token to every request.
-type bearerRT struct{ next http.RoundTripper }
-
-func (b bearerRT) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+testToken)
-	return b.next.RoundTrip(r)
-}
 
 // httpServer serves s over Streamable HTTP on a loopback port until the
 // test ends, and returns the /mcp URL.
@@ -48,7 +40,7 @@ func connectHTTP(t *testing.T, url, version string, opts *mcp.ClientOptions) *mc
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	tr := &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearerRT{http.DefaultTransport}}}
+	tr := &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: mcptest.Bearer{Token: testToken, Next: http.DefaultTransport}}}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, opts).Connect(ctx, tr, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatalf("connect at %s: %v", version, err)

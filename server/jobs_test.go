@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/audit"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/mcptest"
 	"github.com/seed-b63acb1b/mcp-shell-server/outputs"
 )
 
@@ -70,23 +71,6 @@ func (b *syncBuffer) records(t *testing.T) []map[string]any {
 	return records(t, b)
 }
 
-// callTool calls a tool and decodes its structured content into a map.
-func callTool(t testing.TB, cs *mcp.ClientSession, name string, args map[string]any) (*mcp.CallToolResult, map[string]any) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s %v: %v", name, args, err)
-	}
-	var m map[string]any
-	if r.StructuredContent != nil {
-		raw, _ := json.Marshal(r.StructuredContent)
-		json.Unmarshal(raw, &m)
-	}
-	return r, m
-}
-
 func TestTextViewHeadAndTail(t *testing.T) {
 	t.Parallel()
 	lines := strings.Repeat("0123456789\n", 100) // 1100 bytes
@@ -120,7 +104,7 @@ func TestTextViewHeadAndTail(t *testing.T) {
 func TestBackgroundJobLifecycle(t *testing.T) {
 	t.Parallel()
 	s, cs, buf := newJobServer(t, jobOptions(t, "echo", "sort"))
-	r, m := callTool(t, cs, "shell_execute", map[string]any{"command": []string{"echo", "b\na"}, "background": true})
+	r, m := mcptest.CallTool(t, cs, "shell_execute", map[string]any{"command": []string{"echo", "b\na"}, "background": true})
 	id, _ := m["job_id"].(string)
 	if r.IsError || !outputs.ValidID(id) || m["output_id"] != id || !strings.Contains(resultText(r), "Started background job "+id) {
 		t.Fatalf("start: %v %v", resultText(r), m)
@@ -128,20 +112,20 @@ func TestBackgroundJobLifecycle(t *testing.T) {
 	if len(r.Content) != 3 {
 		t.Errorf("want text and two resource links, got %d items", len(r.Content))
 	}
-	_, st := callTool(t, cs, "job_status", map[string]any{"id": id, "wait": 30})
+	_, st := mcptest.CallTool(t, cs, "job_status", map[string]any{"id": id, "wait": 30})
 	if st["state"] != "exited" || st["exit_code"] != 0.0 || st["stdout_bytes"] != 4.0 || st["ended_at"] == nil {
 		t.Fatalf("status %v", st)
 	}
-	r, rd := callTool(t, cs, "read_output", map[string]any{"id": id})
+	r, rd := mcptest.CallTool(t, cs, "read_output", map[string]any{"id": id})
 	if rd["data"] != "b\na\n" || rd["eof"] != true || rd["done"] != true || !strings.HasSuffix(resultText(r), "]\nb\na\n") {
 		t.Fatalf("read %q %v", resultText(r), rd)
 	}
 	// Chaining: the job's stdout is sort's stdin.
-	r, so := callTool(t, cs, "shell_execute", map[string]any{"command": []string{"sort"}, "stdin_output_id": id})
+	r, so := mcptest.CallTool(t, cs, "shell_execute", map[string]any{"command": []string{"sort"}, "stdin_output_id": id})
 	if r.IsError || so["stdout"] != "a\nb\n" {
 		t.Fatalf("chained: %q %v", resultText(r), so)
 	}
-	_, l := callTool(t, cs, "job_list", map[string]any{})
+	_, l := mcptest.CallTool(t, cs, "job_list", map[string]any{})
 	if jobsList, _ := l["jobs"].([]any); len(jobsList) != 1 || l["max_running"] != 4.0 {
 		t.Errorf("list %v", l)
 	}
@@ -174,7 +158,7 @@ func TestShutdownKillsJobsAndDeletesOutput(t *testing.T) {
 	t.Parallel()
 	o := jobOptions(t, "sleep")
 	s, cs, buf := newJobServer(t, o)
-	_, m := callTool(t, cs, "shell_execute", map[string]any{"command": []string{"sleep", "300"}, "background": true})
+	_, m := mcptest.CallTool(t, cs, "shell_execute", map[string]any{"command": []string{"sleep", "300"}, "background": true})
 	id := m["job_id"].(string)
 	dir := s.bg.store.Dir()
 	begin := time.Now()
@@ -201,7 +185,7 @@ func TestShutdownKillsJobsAndDeletesOutput(t *testing.T) {
 func TestJobRefusals(t *testing.T) {
 	t.Parallel()
 	_, cs, _ := newJobServer(t, jobOptions(t, "echo", "cat"))
-	r, m := callTool(t, cs, "shell_execute", map[string]any{"command": []string{"echo", "x"}})
+	r, m := mcptest.CallTool(t, cs, "shell_execute", map[string]any{"command": []string{"echo", "x"}})
 	fg := m["output_id"].(string)
 	for _, tt := range []struct {
 		tool string
@@ -237,30 +221,30 @@ func TestJobRefusals(t *testing.T) {
 func TestJobStdin(t *testing.T) {
 	t.Parallel()
 	_, cs, _ := newJobServer(t, jobOptions(t, "cat", "echo"))
-	_, m := callTool(t, cs, "shell_execute", map[string]any{"command": []string{"cat"}, "background": true, "stdin_open": true})
+	_, m := mcptest.CallTool(t, cs, "shell_execute", map[string]any{"command": []string{"cat"}, "background": true, "stdin_open": true})
 	id := m["job_id"].(string)
-	if _, st := callTool(t, cs, "job_status", map[string]any{"id": id}); st["stdin_open"] != true || st["state"] != "running" {
+	if _, st := mcptest.CallTool(t, cs, "job_status", map[string]any{"id": id}); st["stdin_open"] != true || st["state"] != "running" {
 		t.Fatalf("status %v", st)
 	}
-	r, w := callTool(t, cs, "job_stdin", map[string]any{"id": id, "data": "hello\n"})
+	r, w := mcptest.CallTool(t, cs, "job_stdin", map[string]any{"id": id, "data": "hello\n"})
 	if r.IsError || w["written"] != 6.0 || w["closed"] != false {
 		t.Fatalf("write %q %v", resultText(r), w)
 	}
-	_, rd := callTool(t, cs, "read_output", map[string]any{"id": id, "wait": 30})
+	_, rd := mcptest.CallTool(t, cs, "read_output", map[string]any{"id": id, "wait": 30})
 	if rd["data"] != "hello\n" || rd["done"] != false {
 		t.Fatalf("read %v", rd)
 	}
-	if r, w := callTool(t, cs, "job_stdin", map[string]any{"id": id, "close": true}); r.IsError || w["closed"] != true {
+	if r, w := mcptest.CallTool(t, cs, "job_stdin", map[string]any{"id": id, "close": true}); r.IsError || w["closed"] != true {
 		t.Fatalf("close %q %v", resultText(r), w)
 	}
-	if _, st := callTool(t, cs, "job_status", map[string]any{"id": id, "wait": 30}); st["state"] != "exited" || st["stdin_open"] != false {
+	if _, st := mcptest.CallTool(t, cs, "job_status", map[string]any{"id": id, "wait": 30}); st["state"] != "exited" || st["stdin_open"] != false {
 		t.Fatalf("after close: %v", st)
 	}
-	if r, _ := callTool(t, cs, "job_stdin", map[string]any{"id": id, "data": "late"}); !r.IsError || !strings.Contains(resultText(r), "closed") {
+	if r, _ := mcptest.CallTool(t, cs, "job_stdin", map[string]any{"id": id, "data": "late"}); !r.IsError || !strings.Contains(resultText(r), "closed") {
 		t.Errorf("write after the end: %q", resultText(r))
 	}
-	_, m = callTool(t, cs, "shell_execute", map[string]any{"command": []string{"echo"}, "background": true})
-	if r, _ := callTool(t, cs, "job_stdin", map[string]any{"id": m["job_id"], "data": "x"}); !r.IsError || !strings.Contains(resultText(r), "stdin_open") {
+	_, m = mcptest.CallTool(t, cs, "shell_execute", map[string]any{"command": []string{"echo"}, "background": true})
+	if r, _ := mcptest.CallTool(t, cs, "job_stdin", map[string]any{"id": m["job_id"], "data": "x"}); !r.IsError || !strings.Contains(resultText(r), "stdin_open") {
 		t.Errorf("write to a job without open stdin: %q", resultText(r))
 	}
 }
@@ -362,15 +346,15 @@ func TestRetainedOutputOfForegroundCalls(t *testing.T) {
 	o := jobOptions(t, "echo", "true", "head")
 	s, cs, _ := newJobServer(t, o)
 	os.WriteFile(filepath.Join(o.AllowedDirs[0], "big"), []byte(strings.Repeat("line of text\n", 1000)), 0o644)
-	_, m := callTool(t, cs, "shell_execute", map[string]any{"command": []string{"echo", "hi"}})
+	_, m := mcptest.CallTool(t, cs, "shell_execute", map[string]any{"command": []string{"echo", "hi"}})
 	if !outputs.ValidID(m["output_id"].(string)) || m["stdout"] != "hi\n" {
 		t.Errorf("echo: %v", m)
 	}
-	_, m = callTool(t, cs, "shell_execute", map[string]any{"command": []string{"true"}})
+	_, m = mcptest.CallTool(t, cs, "shell_execute", map[string]any{"command": []string{"true"}})
 	if _, ok := m["output_id"]; ok || s.bg.store.Len() != 1 {
 		t.Errorf("true kept an output: %v (store has %d)", m, s.bg.store.Len())
 	}
-	r, m := callTool(t, cs, "shell_execute", map[string]any{"command": []string{"head", "-c", "13000", "big"}})
+	r, m := mcptest.CallTool(t, cs, "shell_execute", map[string]any{"command": []string{"head", "-c", "13000", "big"}})
 	id := m["output_id"].(string)
 	if text := resultText(r); len(text) > 1300 || !strings.Contains(text, `read_output {"id":"`+id+`"`) || len(m["stdout"].(string)) != 13000 {
 		t.Errorf("cut text %d bytes: %q", len(text), text)
@@ -385,18 +369,18 @@ func TestAdaptiveHandOff(t *testing.T) {
 	o := jobOptions(t, "sleep", "echo")
 	o.Jobs.Adaptive = 100 * time.Millisecond
 	_, cs, buf := newJobServer(t, o)
-	r, m := callTool(t, cs, "shell_execute", map[string]any{"command": []string{"sleep", "300"}, "timeout": 200})
+	r, m := mcptest.CallTool(t, cs, "shell_execute", map[string]any{"command": []string{"sleep", "300"}, "timeout": 200})
 	id, _ := m["job_id"].(string)
 	if r.IsError || id == "" || m["job_state"] != "running" || !strings.Contains(resultText(r), "still running after") {
 		t.Fatalf("hand-off: %q %v", resultText(r), m)
 	}
-	_, st := callTool(t, cs, "job_status", map[string]any{"id": id})
+	_, st := mcptest.CallTool(t, cs, "job_status", map[string]any{"id": id})
 	// A call that may become a job runs at most the job maximum (a minute
 	// here), however long a timeout it asks for.
 	if st["state"] != "running" || st["adaptive"] != true || st["timeout_seconds"] != 60.0 {
 		t.Fatalf("status %v", st)
 	}
-	if _, st = callTool(t, cs, "job_kill", map[string]any{"id": id}); st["state"] != "killed" || st["killed_by"] != "job_kill" {
+	if _, st = mcptest.CallTool(t, cs, "job_kill", map[string]any{"id": id}); st["state"] != "killed" || st["killed_by"] != "job_kill" {
 		t.Fatalf("kill %v", st)
 	}
 	var start map[string]any
@@ -412,7 +396,7 @@ func TestAdaptiveHandOff(t *testing.T) {
 	o = jobOptions(t, "echo")
 	o.Jobs.Adaptive = 5 * time.Second
 	_, cs, _ = newJobServer(t, o)
-	if r, m := callTool(t, cs, "shell_execute", map[string]any{"command": []string{"echo", "quick"}}); r.IsError || m["job_id"] != nil || resultText(r) != "quick\n" {
+	if r, m := mcptest.CallTool(t, cs, "shell_execute", map[string]any{"command": []string{"echo", "quick"}}); r.IsError || m["job_id"] != nil || resultText(r) != "quick\n" {
 		t.Errorf("quick call: %q %v", resultText(r), m)
 	}
 }

@@ -15,18 +15,10 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/mcptest"
 )
 
 const testToken = "test-token-0123456789abcdef"
-
-// bearer adds the token to every request.
-type bearer struct{ next http.RoundTripper }
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+testToken)
-	return b.next.RoundTrip(r)
-}
 
 // startHTTP runs the binary with the http transport on a free loopback
 // port and returns the /mcp URL, the process and its audit file.
@@ -89,7 +81,7 @@ func TestHTTPTransport(t *testing.T) {
 	client := mcp.NewClient(&mcp.Implementation{Name: "e2e-http", Version: "0"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	session, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer{http.DefaultTransport}}}, nil)
+	session, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: mcptest.Bearer{Token: testToken, Next: http.DefaultTransport}}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/mcptest"
 )
 
 // The job scenarios of issue 14, each over stdio and over Streamable HTTP,
@@ -76,7 +77,7 @@ func (js *jobServer) connect(opts *mcp.ClientOptions) *mcp.ClientSession {
 	defer cancel()
 	var tr mcp.Transport
 	if js.transport == "http" {
-		tr = &mcp.StreamableClientTransport{Endpoint: js.url, HTTPClient: &http.Client{Transport: bearer{http.DefaultTransport}}}
+		tr = &mcp.StreamableClientTransport{Endpoint: js.url, HTTPClient: &http.Client{Transport: mcptest.Bearer{Token: testToken, Next: http.DefaultTransport}}}
 	} else {
 		cmd := exec.Command(binary, js.dir)
 		cmd.Env = js.env
@@ -115,28 +116,11 @@ func (js *jobServer) records() []map[string]any {
 	return out
 }
 
-// tool calls a tool and returns its result and structured content.
-func tool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (*mcp.CallToolResult, map[string]any) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Second)
-	defer cancel()
-	r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s %v: %v", name, args, err)
-	}
-	var m map[string]any
-	if r.StructuredContent != nil {
-		raw, _ := json.Marshal(r.StructuredContent)
-		json.Unmarshal(raw, &m)
-	}
-	return r, m
-}
-
 // startJob starts a background shell_execute job and returns its id.
 func startJob(t *testing.T, cs *mcp.ClientSession, args map[string]any) string {
 	t.Helper()
 	args["background"] = true
-	r, m := tool(t, cs, "shell_execute", args)
+	r, m := mcptest.CallTool(t, cs, "shell_execute", args)
 	id, _ := m["job_id"].(string)
 	if r.IsError || id == "" {
 		t.Fatalf("start %v: %q %v", args, text(r), m)
@@ -149,7 +133,7 @@ func startJob(t *testing.T, cs *mcp.ClientSession, args map[string]any) string {
 func waitJob(t *testing.T, cs *mcp.ClientSession, id string) map[string]any {
 	t.Helper()
 	for range 4 {
-		if _, st := tool(t, cs, "job_status", map[string]any{"id": id, "wait": 30}); st["state"] != "running" && st["state"] != "queued" {
+		if _, st := mcptest.CallTool(t, cs, "job_status", map[string]any{"id": id, "wait": 30}); st["state"] != "running" && st["state"] != "queued" {
 			return st
 		}
 	}
@@ -177,23 +161,23 @@ func TestJobPagedWhileRunning(t *testing.T) {
 		js := newJobServer(t, tr, map[string]string{"ticker.sh": tickerScript}, "ALLOW_COMMANDS={tools}/ticker.sh")
 		cs := js.connect(nil)
 		id := startJob(t, cs, map[string]any{"command": []string{js.script("ticker.sh")}})
-		_, first := tool(t, cs, "read_output", map[string]any{"id": id, "wait": 30})
+		_, first := mcptest.CallTool(t, cs, "read_output", map[string]any{"id": id, "wait": 30})
 		if !strings.HasPrefix(first["data"].(string), "tick 1\n") || first["done"] != false {
 			t.Fatalf("first page %v", first)
 		}
 		next := first["next_offset"]
-		r, second := tool(t, cs, "read_output", map[string]any{"id": id, "offset": next, "wait": 30})
+		r, second := mcptest.CallTool(t, cs, "read_output", map[string]any{"id": id, "offset": next, "wait": 30})
 		if !strings.HasPrefix(second["data"].(string), "tick 2\n") || second["offset"] != next || !strings.Contains(text(r), "more may come") {
 			t.Fatalf("second page %q %v", text(r), second)
 		}
-		if _, st := tool(t, cs, "job_status", map[string]any{"id": id}); st["state"] != "running" || st["started_at"] == nil || st["ended_at"] != nil {
+		if _, st := mcptest.CallTool(t, cs, "job_status", map[string]any{"id": id}); st["state"] != "running" || st["started_at"] == nil || st["ended_at"] != nil {
 			t.Errorf("status while running %v", st)
 		}
 		st := waitJob(t, cs, id)
 		if st["state"] != "exited" || st["exit_code"] != 0.0 || st["stdout_bytes"] != 21.0 || st["runtime_seconds"].(float64) < 2 {
 			t.Fatalf("ended %v", st)
 		}
-		_, all := tool(t, cs, "read_output", map[string]any{"id": id})
+		_, all := mcptest.CallTool(t, cs, "read_output", map[string]any{"id": id})
 		if all["data"] != "tick 1\ntick 2\ntick 3\n" || all["eof"] != true {
 			t.Errorf("whole output %v", all)
 		}
@@ -207,7 +191,7 @@ func TestJobKillTermIgnoringTree(t *testing.T) {
 		js := newJobServer(t, tr, map[string]string{"stubborn.sh": "trap '' TERM\nsleep 300 &\necho \"$$ $!\"\nwait\n"}, "ALLOW_COMMANDS={tools}/stubborn.sh")
 		cs := js.connect(nil)
 		id := startJob(t, cs, map[string]any{"command": []string{js.script("stubborn.sh")}})
-		_, rd := tool(t, cs, "read_output", map[string]any{"id": id, "wait": 30})
+		_, rd := mcptest.CallTool(t, cs, "read_output", map[string]any{"id": id, "wait": 30})
 		var pids []int
 		for _, f := range strings.Fields(rd["data"].(string)) {
 			pids = append(pids, atoi(t, f))
@@ -216,7 +200,7 @@ func TestJobKillTermIgnoringTree(t *testing.T) {
 			t.Fatalf("pids %q", rd["data"])
 		}
 		begin := time.Now()
-		r, st := tool(t, cs, "job_kill", map[string]any{"id": id})
+		r, st := mcptest.CallTool(t, cs, "job_kill", map[string]any{"id": id})
 		took := time.Since(begin)
 		if r.IsError || st["state"] != "killed" || st["killed_by"] != "job_kill" || st["signal"] != "SIGKILL" {
 			t.Fatalf("kill: %q %v", text(r), st)
@@ -234,7 +218,7 @@ func TestJobKillTermIgnoringTree(t *testing.T) {
 				time.Sleep(20 * time.Millisecond) // another process's state: nothing to wait on
 			}
 		}
-		if r, st := tool(t, cs, "job_kill", map[string]any{"id": id}); r.IsError || !strings.Contains(text(r), "already ended") || st["state"] != "killed" {
+		if r, st := mcptest.CallTool(t, cs, "job_kill", map[string]any{"id": id}); r.IsError || !strings.Contains(text(r), "already ended") || st["state"] != "killed" {
 			t.Errorf("second kill: %q", text(r))
 		}
 	})
@@ -264,12 +248,12 @@ func TestTwentyJobsBoundOfEight(t *testing.T) {
 		for range 20 {
 			ids = append(ids, startJob(t, cs, map[string]any{"command": []string{"cat"}, "stdin_open": true}))
 		}
-		_, l := tool(t, cs, "job_list", map[string]any{})
+		_, l := mcptest.CallTool(t, cs, "job_list", map[string]any{})
 		if l["running"] != 8.0 || l["queued"] != 12.0 || len(l["jobs"].([]any)) != 20 {
 			t.Fatalf("list: running %v queued %v", l["running"], l["queued"])
 		}
 		for _, id := range ids {
-			if r, _ := tool(t, cs, "job_stdin", map[string]any{"id": id, "data": id + "\n", "close": true}); r.IsError {
+			if r, _ := mcptest.CallTool(t, cs, "job_stdin", map[string]any{"id": id, "data": id + "\n", "close": true}); r.IsError {
 				t.Fatalf("stdin of %s: %q", id, text(r))
 			}
 		}
@@ -312,7 +296,7 @@ func TestAdaptiveHandOff(t *testing.T) {
 		js := newJobServer(t, tr, nil, "ALLOW_COMMANDS=sleep,echo", "MCP_SHELL_ADAPTIVE_SECONDS=1")
 		cs := js.connect(nil)
 		begin := time.Now()
-		r, m := tool(t, cs, "shell_execute", map[string]any{"command": []string{"sleep", "2"}, "timeout": 30})
+		r, m := mcptest.CallTool(t, cs, "shell_execute", map[string]any{"command": []string{"sleep", "2"}, "timeout": 30})
 		took := time.Since(begin)
 		id, _ := m["job_id"].(string)
 		if r.IsError || id == "" || !strings.Contains(text(r), "still running after 1s") || took > 1900*time.Millisecond {
@@ -322,7 +306,7 @@ func TestAdaptiveHandOff(t *testing.T) {
 		if st["state"] != "exited" || st["exit_code"] != 0.0 || st["adaptive"] != true || st["timeout_seconds"] != 30.0 {
 			t.Fatalf("job %v", st)
 		}
-		if r, m := tool(t, cs, "shell_execute", map[string]any{"command": []string{"echo", "quick"}}); text(r) != "quick\n" || m["job_id"] != nil {
+		if r, m := mcptest.CallTool(t, cs, "shell_execute", map[string]any{"command": []string{"echo", "quick"}}); text(r) != "quick\n" || m["job_id"] != nil {
 			t.Errorf("quick call: %q %v", text(r), m)
 		}
 		var start, end map[string]any
@@ -347,24 +331,24 @@ func TestChaining(t *testing.T) {
 		js := newJobServer(t, tr, nil, "ALLOW_COMMANDS=cat,sort,sleep", "MCP_SHELL_TOOLS=shell_execute,execute_command")
 		os.WriteFile(filepath.Join(js.dir, "in.txt"), []byte("b\nc\na\n"), 0o644)
 		cs := js.connect(nil)
-		_, m := tool(t, cs, "shell_execute", map[string]any{"command": []string{"cat", "in.txt"}})
+		_, m := mcptest.CallTool(t, cs, "shell_execute", map[string]any{"command": []string{"cat", "in.txt"}})
 		id := m["output_id"].(string)
-		if r, m := tool(t, cs, "shell_execute", map[string]any{"command": []string{"sort"}, "stdin_output_id": id}); r.IsError || m["stdout"] != "a\nb\nc\n" {
+		if r, m := mcptest.CallTool(t, cs, "shell_execute", map[string]any{"command": []string{"sort"}, "stdin_output_id": id}); r.IsError || m["stdout"] != "a\nb\nc\n" {
 			t.Fatalf("sort of %s: %q", id, text(r))
 		}
-		if _, m := tool(t, cs, "execute_command", map[string]any{"program": "sort", "args": []string{"-r"}, "stdin_output_id": id}); m["stdout"] != "c\nb\na\n" {
+		if _, m := mcptest.CallTool(t, cs, "execute_command", map[string]any{"program": "sort", "args": []string{"-r"}, "stdin_output_id": id}); m["stdout"] != "c\nb\na\n" {
 			t.Fatalf("execute_command sort -r: %v", m)
 		}
 		job := startJob(t, cs, map[string]any{"command": []string{"cat", "in.txt"}})
 		waitJob(t, cs, job)
-		if _, m := tool(t, cs, "shell_execute", map[string]any{"command": []string{"sort"}, "stdin_output_id": job}); m["stdout"] != "a\nb\nc\n" {
+		if _, m := mcptest.CallTool(t, cs, "shell_execute", map[string]any{"command": []string{"sort"}, "stdin_output_id": job}); m["stdout"] != "a\nb\nc\n" {
 			t.Fatalf("sort of the job's output: %v", m)
 		}
 		running := startJob(t, cs, map[string]any{"command": []string{"sleep", "30"}})
-		if r, _ := tool(t, cs, "shell_execute", map[string]any{"command": []string{"sort"}, "stdin_output_id": running}); !r.IsError || !strings.Contains(text(r), "still being written") {
+		if r, _ := mcptest.CallTool(t, cs, "shell_execute", map[string]any{"command": []string{"sort"}, "stdin_output_id": running}); !r.IsError || !strings.Contains(text(r), "still being written") {
 			t.Errorf("chaining a running job: %q", text(r))
 		}
-		tool(t, cs, "job_kill", map[string]any{"id": running})
+		mcptest.CallTool(t, cs, "job_kill", map[string]any{"id": running})
 	})
 }
 
@@ -434,17 +418,17 @@ func TestEviction(t *testing.T) {
 		cs := js.connect(nil)
 		var ids []string
 		for range 4 {
-			_, m := tool(t, cs, "shell_execute", map[string]any{"command": []string{"head", "-c", "1000", "k"}})
+			_, m := mcptest.CallTool(t, cs, "shell_execute", map[string]any{"command": []string{"head", "-c", "1000", "k"}})
 			ids = append(ids, m["output_id"].(string))
 		}
-		if r, _ := tool(t, cs, "read_output", map[string]any{"id": ids[0]}); !r.IsError || !strings.Contains(text(r), "was evicted") {
+		if r, _ := mcptest.CallTool(t, cs, "read_output", map[string]any{"id": ids[0]}); !r.IsError || !strings.Contains(text(r), "was evicted") {
 			t.Errorf("oldest output: %q", text(r))
 		}
-		if r, _ := tool(t, cs, "job_status", map[string]any{"id": ids[0]}); !r.IsError || !strings.Contains(text(r), "evicted") {
+		if r, _ := mcptest.CallTool(t, cs, "job_status", map[string]any{"id": ids[0]}); !r.IsError || !strings.Contains(text(r), "evicted") {
 			t.Errorf("job_status of an evicted id: %q", text(r))
 		}
 		for _, id := range ids[1:] {
-			if _, m := tool(t, cs, "read_output", map[string]any{"id": id}); m["bytes"] != 1000.0 {
+			if _, m := mcptest.CallTool(t, cs, "read_output", map[string]any{"id": id}); m["bytes"] != 1000.0 {
 				t.Errorf("output %s: %v", id, m)
 			}
 		}
@@ -455,7 +439,7 @@ func TestEviction(t *testing.T) {
 		cs = ttl.connect(&mcp.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
 			updated <- req.Params.URI
 		}})
-		_, m := tool(t, cs, "shell_execute", map[string]any{"command": []string{"head", "k"}})
+		_, m := mcptest.CallTool(t, cs, "shell_execute", map[string]any{"command": []string{"head", "k"}})
 		id := m["output_id"].(string)
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
@@ -467,7 +451,7 @@ func TestEviction(t *testing.T) {
 		case <-ctx.Done():
 			t.Fatal("no notification when the output expired")
 		}
-		if r, _ := tool(t, cs, "read_output", map[string]any{"id": id}); !r.IsError || !strings.Contains(text(r), "has expired") {
+		if r, _ := mcptest.CallTool(t, cs, "read_output", map[string]any{"id": id}); !r.IsError || !strings.Contains(text(r), "has expired") {
 			t.Errorf("expired output: %q", text(r))
 		}
 	})
@@ -482,11 +466,11 @@ func TestHTTPSessionRestart(t *testing.T) {
 	id := startJob(t, first, map[string]any{"command": []string{js.script("ticker.sh")}})
 	first.Close()
 	second := js.connect(nil)
-	_, l := tool(t, second, "job_list", map[string]any{})
+	_, l := mcptest.CallTool(t, second, "job_list", map[string]any{})
 	if jobs := l["jobs"].([]any); len(jobs) != 1 || jobs[0].(map[string]any)["id"] != id {
 		t.Fatalf("list in a new session: %v", l)
 	}
-	if _, rd := tool(t, second, "read_output", map[string]any{"id": id, "wait": 30}); !strings.HasPrefix(rd["data"].(string), "tick 1") {
+	if _, rd := mcptest.CallTool(t, second, "read_output", map[string]any{"id": id, "wait": 30}); !strings.HasPrefix(rd["data"].(string), "tick 1") {
 		t.Fatalf("read in a new session: %v", rd)
 	}
 	if st := waitJob(t, second, id); st["state"] != "exited" || st["stdout_bytes"] != 21.0 {
@@ -512,7 +496,7 @@ func TestUnknownIDs(t *testing.T) {
 			{"job_stdin", map[string]any{"id": "zzzzzzzzzz", "close": true}, "unknown job id"},
 			{"shell_execute", map[string]any{"command": []string{"echo"}, "stdin_output_id": "zzzzzzzzzz"}, "unknown output id"},
 		} {
-			if r, _ := tool(t, cs, c.tool, c.args); !r.IsError || !strings.Contains(text(r), c.want) {
+			if r, _ := mcptest.CallTool(t, cs, c.tool, c.args); !r.IsError || !strings.Contains(text(r), c.want) {
 				t.Errorf("%s %v: %q, want %q", c.tool, c.args, text(r), c.want)
 			}
 		}
@@ -535,7 +519,7 @@ func TestJobsAtShutdown(t *testing.T) {
 		js := newJobServer(t, tr, map[string]string{"stubborn.sh": "trap '' TERM\necho $$\nexec sleep 300\n"}, "ALLOW_COMMANDS={tools}/stubborn.sh")
 		cs := js.connect(nil)
 		id := startJob(t, cs, map[string]any{"command": []string{js.script("stubborn.sh")}})
-		_, rd := tool(t, cs, "read_output", map[string]any{"id": id, "wait": 30})
+		_, rd := mcptest.CallTool(t, cs, "read_output", map[string]any{"id": id, "wait": 30})
 		pid := atoi(t, strings.TrimSpace(rd["data"].(string)))
 		js.stop(cs)
 		if alive(pid) {
@@ -565,7 +549,7 @@ func TestTextLimit(t *testing.T) {
 		js := newJobServer(t, "stdio", nil, "ALLOW_COMMANDS=head", "MCP_SHELL_TEXT_LIMIT_BYTES="+limit)
 		os.WriteFile(filepath.Join(js.dir, "big"), []byte(strings.Repeat("0123456789abcdef\n", 6000)), 0o644)
 		cs := js.connect(nil)
-		r, m := tool(t, cs, "shell_execute", map[string]any{"command": []string{"head", "-c", "100000", "big"}})
+		r, m := mcptest.CallTool(t, cs, "shell_execute", map[string]any{"command": []string{"head", "-c", "100000", "big"}})
 		full := m["stdout"].(string)
 		if len(full) != 100000 {
 			t.Fatalf("structured stdout %d bytes", len(full))
