@@ -6,19 +6,32 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"time"
 )
 
 // Connection pools of the HTTP transport. A connection is unauthenticated
 // from its accept until a request on it carries the bearer token; only
 // then does it count against the authenticated pool. So strangers compete
-// only with each other: the newest unauthenticated connection pushes out
-// the oldest, and none of them holds a slot an authenticated client needs.
+// only with each other, and within the unauthenticated pool a flood
+// pushes out its own connections first: the victim is the oldest
+// connection of the remote host holding the most, and a connection
+// younger than preAuthGrace (a real client between its connect and its
+// first request) is pushed out only when the pool reaches preAuthHard.
 const (
-	// preAuthConns is how many unauthenticated connections stay open at
-	// once. A real client presents its token in its first request, a
-	// loopback round trip after connecting, so only a flood ever fills
-	// this; with more, the oldest is closed.
+	// preAuthConns is how many unauthenticated connections may stay open
+	// once they are older than preAuthGrace. A real client presents its
+	// token in its first request, a loopback round trip after
+	// connecting, so only a flood ever fills this.
 	preAuthConns = 64
+	// preAuthGrace is how long a new connection is safe from eviction
+	// while the pool holds fewer than preAuthHard: far longer than a
+	// client takes to send its first request on a loaded machine, far
+	// shorter than the 5 s header timeout that ends a stranger anyway.
+	preAuthGrace = time.Second
+	// preAuthHard bounds the unauthenticated pool whatever the ages, so
+	// a flood costs at most this many descriptors (Go raises the soft
+	// RLIMIT_NOFILE to the hard limit at start-up, typically far above).
+	preAuthHard = 512
 	// authConns is how many authenticated connections stay open at once
 	// (each may carry a long call or an event stream); a request that
 	// would exceed it gets 503.
@@ -29,6 +42,7 @@ const (
 // keeps the two pools.
 type pools struct {
 	net.Listener
+	now func() time.Time // time.Now; a fake clock in tests
 
 	mu      sync.Mutex
 	pre     *list.List // of *poolConn, oldest first
@@ -37,7 +51,7 @@ type pools struct {
 }
 
 func newPools(l net.Listener) *pools {
-	return &pools{Listener: l, pre: list.New()}
+	return &pools{Listener: l, now: time.Now, pre: list.New()}
 }
 
 // Accept implements net.Listener.
@@ -46,20 +60,62 @@ func (p *pools) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	pc := &poolConn{Conn: c, p: p}
-	var oldest *poolConn
+	pc := &poolConn{Conn: c, p: p, host: remoteHost(c)}
 	p.mu.Lock()
-	if p.pre.Len() >= preAuthConns {
-		oldest = p.pre.Remove(p.pre.Front()).(*poolConn)
-		oldest.elem = nil
+	pc.born = p.now() // under the lock: the list stays in age order
+	victim := p.victim(pc.born)
+	if victim != nil {
+		p.pre.Remove(victim.elem)
+		victim.elem = nil
 		p.evicted++
 	}
 	pc.elem = p.pre.PushBack(pc)
 	p.mu.Unlock()
-	if oldest != nil {
-		oldest.Close()
+	if victim != nil {
+		victim.Close()
 	}
 	return pc, nil
+}
+
+// victim chooses the unauthenticated connection to close before one more
+// joins the pool, or nil while there is room; p.mu is held. Among the
+// candidates (those older than preAuthGrace, or all of them once the pool
+// is at preAuthHard), it is the oldest of the host with the most
+// connections in the pool, so one source cannot push out another's.
+func (p *pools) victim(now time.Time) *poolConn {
+	n := p.pre.Len()
+	if n < preAuthConns {
+		return nil
+	}
+	hard := n >= preAuthHard
+	perHost := map[string]int{}
+	for e := p.pre.Front(); e != nil; e = e.Next() {
+		perHost[e.Value.(*poolConn).host]++
+	}
+	var best *poolConn
+	for e := p.pre.Front(); e != nil; e = e.Next() {
+		c := e.Value.(*poolConn)
+		if !hard && now.Sub(c.born) < preAuthGrace {
+			break // the list is oldest first: the rest are younger still
+		}
+		if best == nil || perHost[c.host] > perHost[best.host] {
+			best = c
+		}
+	}
+	return best
+}
+
+// remoteHost is the address a connection came from, without its port.
+func remoteHost(c net.Conn) string {
+	addr := c.RemoteAddr()
+	if addr == nil {
+		return ""
+	}
+	host, _, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return addr.String()
+	}
+	return host
 }
 
 // poolConn is an accepted connection and its pool membership.
@@ -71,6 +127,8 @@ type poolConn struct {
 	elem   *list.Element
 	authed bool
 	once   sync.Once
+	host   string    // remoteHost, for the per-host share
+	born   time.Time // accept time, for preAuthGrace
 }
 
 // promote moves c to the authenticated pool; false means that pool is
