@@ -59,8 +59,18 @@ type Family struct {
 	SandboxSource string
 	// Env, when set, returns environment entries a stage of this family
 	// needs beyond the minimal child environment (git's hardening
-	// configuration); they override delegated values of the same name.
-	Env func() []string
+	// configuration) for a call in the given Workspace; they override
+	// delegated values of the same name.
+	Env func(Workspace) []string
+}
+
+// Workspace is where a call runs, for a family's Env: the call's working
+// directory and the allowed directories (all absolute, symlink-resolved).
+// git's Env makes repositories another user owns usable there and only
+// there.
+type Workspace struct {
+	Dir     string
+	Allowed []string
 }
 
 // Network is when a family's stage may use TCP under the sandbox's
@@ -109,7 +119,7 @@ var registry = []Family{
 		Exec: []string{"sh", "gzip", "bzip2", "lbzip2", "xz", "lzip", "lzma", "lzop", "zstd", "compress", "lz4"},
 		SandboxSource: "GNU tar 1.34 src/buffer.c zip_program (the compressors of -z -j -J --lzip --lzma --lzop --zstd -Z) and src/system.c " +
 			"(compression runs /bin/sh -c PROGRAM, decompression execvp's PROGRAM -d); libarchive 3.7 runs lz4, lzop, zstd ... when built without the library"},
-	{Name: "git", Programs: []string{"git"}, Also: isGitDashed, Recognize: checkGit, Env: git.ChildConfig, Source: "git 2.53 ∪ 2.39 parse-options (package git)",
+	{Name: "git", Programs: []string{"git"}, Also: isGitDashed, Recognize: checkGit, Env: gitEnv, Source: "git 2.53 ∪ 2.39 parse-options (package git)",
 		HomeConfig: []string{".gitconfig", ".config/git"},
 		Exec:       append(append([]string{}, gitCore...), "git", "sh", "true", "ssh", "gpg", "gpgsm", "ssh-keygen"),
 		Network: Network{Fetch: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "fetch-pack", "send-pack", "archive", "send-email"},
@@ -315,3 +325,6 @@ func familyNamed(name string) *Family {
 // GitFamily is git's registry row, whose Env (the hardening configuration)
 // the policy gives every call.
 func GitFamily() *Family { return familyNamed("git") }
+
+// gitEnv is the git family's Env: git.ChildConfig for the workspace.
+func gitEnv(w Workspace) []string { return git.ChildConfig(w.Dir, w.Allowed) }

@@ -218,6 +218,7 @@ func closeWithin(close func(context.Context) error, d time.Duration) {
 // serverOptions maps the configuration onto what the server needs; the
 // caller adds the audit sink, the logger and the launcher it opened.
 func serverOptions(cfg *config.Config) server.Options {
+	pol := policy.FromSettings(cfg.PolicySettings())
 	return server.Options{
 		Limits:        server.Limits{DefaultTimeout: cfg.DefaultTimeout, MaxTimeout: cfg.MaxTimeout, OutputLimit: cfg.OutputLimit, TextLimit: cfg.Jobs.TextLimit},
 		AllowedDirs:   cfg.AllowedDirs,
@@ -226,9 +227,9 @@ func serverOptions(cfg *config.Config) server.Options {
 		MaxConcurrent: cfg.MaxConcurrent,
 		Advertised:    server.Allowlist{Commands: cfg.Commands, Patterns: cfg.PatternSources},
 		SandboxMode:   cfg.SandboxMode,
-		Policy:        policy.FromSettings(cfg.PolicySettings()),
+		Policy:        pol,
 		Version:       Version(),
-		ExtraEnv:      policy.ExtraEnv,
+		ExtraEnv:      pol.ExtraEnv,
 		Jobs:          jobOptions(cfg.Jobs),
 	}
 }

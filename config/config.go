@@ -163,7 +163,9 @@ func validate(env Env, dirs []string, builtin bool) (*Config, error) {
 	if strings.TrimSpace(cfg.SafePath) == "" {
 		cfg.SafePath = childenv.DefaultPath
 	}
-	for _, entry := range strings.Split(cfg.SafePath, ":") {
+	// The platform's list separator (";" on Windows, where ":" follows
+	// the drive letter), as the lookup splits it (childenv).
+	for _, entry := range filepath.SplitList(cfg.SafePath) {
 		if !filepath.IsAbs(entry) {
 			return nil, &Error{Var: "MCP_SHELL_SAFE_PATH", Problem: fmt.Sprintf("entry %q is not an absolute directory: an empty or relative entry would make programs in the working directory runnable", entry)}
 		}

@@ -16,8 +16,15 @@
 //     resolves inside the working directory (package redirect);
 //  4. per stage: argv[0] must be a clean name; the categorical refusal list
 //     (shells, interpreters, wrappers, shell-escape tools; refused.go, each
-//     group with its source) is checked on its basename and no allowlist
-//     entry overrides it; then the allowlist (exact name, or a full-match
+//     group with its source; the Windows programs of the LOLBAS catalogue
+//     in refusedwin.go) is checked on its basename and no allowlist
+//     entry overrides it. The basename is read with the host's naming
+//     (naming.go): case-insensitive, without a Windows image extension
+//     (.exe, .com) on every platform; on Windows also after "\", a drive
+//     prefix, a stream suffix and trailing dots, and any script extension
+//     (.bat, .cmd, .vbs, .js, .wsf, .ps1, .hta ...) is refused outright,
+//     since Windows runs such a file through cmd.exe, Windows Script Host,
+//     mshta or a file association; then the allowlist (exact name, or a full-match
 //     pattern for a bare name or an absolute path in a PATH directory);
 //     then where argv[0] leads (resolve.go): it is resolved with the child
 //     PATH (childenv.ProgramPath) and its symlink chain; a relative argv[0],

@@ -46,9 +46,12 @@ func FromSettings(s Settings) *Policy {
 // family runs in a stage, and git's hardening configuration for every
 // call, since allowed programs run git on their own (npm, pip and cargo
 // git dependencies, go get, make recipes) and a name may resolve to git
-// through a symlink. stages are Plan.Stages.
-func ExtraEnv(stages [][]string) []string {
-	out := argvrules.GitFamily().Env()
+// through a symlink. stages are Plan.Stages; dir is the call's working
+// directory (workdir.Dir.Real), and the families learn it with the
+// policy's allowed directories (git's safe.directory list).
+func (p *Policy) ExtraEnv(stages [][]string, dir string) []string {
+	w := argvrules.Workspace{Dir: dir, Allowed: p.cfg.AllowedDirs}
+	out := argvrules.GitFamily().Env(w)
 	seen := map[*argvrules.Family]bool{argvrules.GitFamily(): true}
 	for _, st := range stages {
 		if len(st) == 0 {
@@ -59,7 +62,7 @@ func ExtraEnv(stages [][]string) []string {
 			continue
 		}
 		seen[f] = true
-		out = append(out, f.Env()...)
+		out = append(out, f.Env(w)...)
 	}
 	return out
 }

@@ -1,9 +1,6 @@
 package policy
 
-import (
-	"path"
-	"strings"
-)
+import "strings"
 
 // refusedGroup is one row of the categorical refusal list: programs of one
 // kind, the category a refusal names, and where the entries come from.
@@ -98,10 +95,35 @@ var refusedPrefixes = []struct{ prefix, contains, category string }{
 	{"ld-", ".so", "command wrapper (dynamic loader)"},
 }
 
-// refused maps every refused name to its category.
-var refused = func() map[string]string {
+// refused maps every name of refusedGroups to its category.
+var refused = namesOf(refusedGroups)
+
+// windowsRefused maps every name of windowsGroups and windowsOnlyGroups to
+// its category (refusedwin.go); windowsOnly marks the names refused
+// elsewhere only when spelled with a Windows extension. They match the
+// basename exactly (after the Windows extension): the version and variant
+// candidates are Unix installation habits (cmd1 is not cmd).
+var windowsRefused, windowsOnly = func() (map[string]string, map[string]bool) {
+	m, only := namesOf(windowsGroups), map[string]bool{}
+	for n, c := range namesOf(windowsOnlyGroups) {
+		m[n], only[n] = c, true
+	}
+	for n := range m {
+		if _, dup := refused[n]; dup {
+			panic("policy: refused name listed twice: " + n)
+		}
+	}
+	if len(m) != len(namesOf(windowsGroups))+len(only) {
+		panic("policy: a Windows refused name is listed twice")
+	}
+	return m, only
+}()
+
+// namesOf maps the names of groups to their categories; a name listed
+// twice is a mistake in the table.
+func namesOf(groups []refusedGroup) map[string]string {
 	m := map[string]string{}
-	for _, g := range refusedGroups {
+	for _, g := range groups {
 		for _, n := range g.names {
 			if _, dup := m[n]; dup {
 				panic("policy: refused name listed twice: " + n)
@@ -110,20 +132,6 @@ var refused = func() map[string]string {
 		}
 	}
 	return m
-}()
-
-// refusalName maps argv[0] to the key looked up in refused: the lower-case
-// basename (case-insensitive file systems run "Bash" as bash), with a
-// trailing version such as "3.12", "5.36" or "-3.11" removed when the
-// remainder is a refused name (python3.12 → python, perl5.36 → perl).
-func refusalName(argv0 string) string {
-	base := strings.ToLower(path.Base(argv0))
-	for _, cand := range refusalCandidates(base) {
-		if _, ok := refused[cand]; ok {
-			return cand
-		}
-	}
-	return base
 }
 
 // refusalCandidates are the names argv0's basename may stand for: itself;
@@ -144,16 +152,35 @@ func refusalCandidates(base string) []string {
 }
 
 // Refused reports whether argv0's program is on the categorical refusal
-// list, and the normalised name and category when it is.
+// list under the naming of the platform the server runs on, and the
+// normalised name and category when it is.
 func Refused(argv0 string) (name, category string, ok bool) {
-	name = refusalName(argv0)
-	if category, ok = refused[name]; ok {
-		return name, category, true
+	return hostNaming.refused(argv0)
+}
+
+// refused is Refused under n: a Windows script extension is refused
+// outright (Windows runs such a file through cmd.exe, Windows Script Host,
+// mshta or a file association); otherwise the basename without a Windows
+// image extension, and the names it may stand for, are looked up, then the
+// name shapes.
+func (n naming) refused(argv0 string) (name, category string, ok bool) {
+	base := n.base(argv0)
+	if ext := n.scriptExt(base); ext != "" {
+		return base, "Windows script (" + ext + " files run through cmd.exe, Windows Script Host, mshta or a file association)", true
 	}
-	for _, p := range refusedPrefixes {
-		if strings.HasPrefix(name, p.prefix) && strings.Contains(name, p.contains) {
-			return name, p.category, true
+	if stem, winExt := windowsStem(base); windowsRefused[stem] != "" && (n.windows || winExt || !windowsOnly[stem]) {
+		return stem, windowsRefused[stem], true
+	}
+	stem, _ := stripExec(base)
+	for _, cand := range refusalCandidates(stem) {
+		if category, ok := refused[cand]; ok {
+			return cand, category, true
 		}
 	}
-	return name, "", false
+	for _, p := range refusedPrefixes {
+		if strings.HasPrefix(stem, p.prefix) && strings.Contains(stem, p.contains) {
+			return stem, p.category, true
+		}
+	}
+	return stem, "", false
 }

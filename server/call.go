@@ -140,7 +140,7 @@ func (s *Server) prepare(c call) (*runner.Spec, *policy.Plan, error) {
 		return spec, plan, refusal.New(CodeEnv, -1, "", "%s", err.Error())
 	}
 	if s.opts.ExtraEnv != nil {
-		env = overlay(env, s.opts.ExtraEnv(plan.Stages))
+		env = overlay(env, s.opts.ExtraEnv(plan.Stages, dir.Real()))
 	}
 	spec.Stages, spec.Env = plan.Stages, env
 	spec.StdinFile, spec.StdoutFile, spec.StdoutAppend = plan.StdinFile, plan.StdoutFile, plan.StdoutAppend

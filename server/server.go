@@ -52,8 +52,10 @@ type Options struct {
 	Log      *slog.Logger
 	Version  string
 	// ExtraEnv returns environment entries added to a call's child
-	// environment for the given stages (e.g. git hardening); may be nil.
-	ExtraEnv func(stages [][]string) []string
+	// environment for the given stages run in dir, the call's resolved
+	// working directory (e.g. git hardening and its safe.directory list);
+	// may be nil.
+	ExtraEnv func(stages [][]string, dir string) []string
 	// Jobs configures background jobs and retained output (background.go);
 	// the zero value turns them off.
 	Jobs JobOptions

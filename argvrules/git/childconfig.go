@@ -1,6 +1,12 @@
 package git
 
-import "strconv"
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
+)
 
 // pinnedConfig is the command-scope configuration given to every git
 // child. Command scope (GIT_CONFIG_COUNT/KEY_n/VALUE_n, git 2.31+) is read
@@ -47,8 +53,10 @@ var pinnedConfig = [][2]string{
 }
 
 // ChildConfig returns the environment entries ("NAME=value") that harden a
-// git child process: GIT_CONFIG_COUNT, GIT_CONFIG_KEY_n and
-// GIT_CONFIG_VALUE_n pinning the settings in pinnedConfig, plus
+// git child process of a call running in dir (absolute, symlink-resolved),
+// where allowed are the allowed directories: GIT_CONFIG_COUNT,
+// GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n pinning the settings in
+// pinnedConfig and the safe.directory list of safeDirectories, plus
 // GIT_TERMINAL_PROMPT=0 (no credential prompts), GIT_PAGER=cat and
 // PAGER=cat, GIT_ALLOW_PROTOCOL (only file, git, http, https and ssh
 // transports, so no remote helper such as ext:: or fd:: runs) and an empty
@@ -58,10 +66,11 @@ var pinnedConfig = [][2]string{
 // win, and must refuse per-request overrides of GIT_CONFIG_* and the other
 // names here. Settings git does not let a caller pin from outside remain
 // delegated; SECURITY-git.md lists them.
-func ChildConfig() []string {
-	env := make([]string, 0, 2*len(pinnedConfig)+6)
-	env = append(env, "GIT_CONFIG_COUNT="+strconv.Itoa(len(pinnedConfig)))
-	for i, kv := range pinnedConfig {
+func ChildConfig(dir string, allowed []string) []string {
+	config := append(append([][2]string{}, pinnedConfig...), safeDirectories(dir, allowed)...)
+	env := make([]string, 0, 2*len(config)+6)
+	env = append(env, "GIT_CONFIG_COUNT="+strconv.Itoa(len(config)))
+	for i, kv := range config {
 		n := strconv.Itoa(i)
 		env = append(env, "GIT_CONFIG_KEY_"+n+"="+kv[0], "GIT_CONFIG_VALUE_"+n+"="+kv[1])
 	}
@@ -72,4 +81,41 @@ func ChildConfig() []string {
 		"GIT_ALLOW_PROTOCOL=file:git:http:https:ssh",
 		"GIT_PROXY_COMMAND=",
 	)
+}
+
+// safeDirectories is the safe.directory list of a call in dir: the
+// repositories there that another user owns (a container's uid against a
+// host bind mount: "detected dubious ownership") open for the allowed
+// directories only.
+//
+// git checks the owner of a repository's worktree and git directory and,
+// when it is not the running user, looks the worktree (the git directory
+// of a bare repository) up in safe.directory, read only from protected
+// configuration: system, global and command scope, where command scope is
+// GIT_CONFIG_COUNT/KEY/VALUE and -c (git-config(1) SCOPES "Protected
+// configuration", Documentation/config/safe.adoc; setup.c
+// ensure_valid_ownership → git_protected_config(safe_directory_cb), since
+// git 2.38, commit 6061601d9f; older git ignores these entries and refuses
+// as before). An empty value resets the list, so an operator's
+// "safe.directory=*" in ~/.gitconfig does not reach beyond the allowed
+// directories either. Before git 2.46 a value matches one path exactly
+// (fspathcmp), so the list names each allowed directory and dir with every
+// parent up to its allowed directory: the worktree top git discovers from
+// dir is one of them when it lies inside an allowed directory. From git
+// 2.46 (commit 313eec177a) "D/*" matches every repository below D, which
+// also covers one a call reaches with git -C; older git compares it
+// literally and matches nothing. Never "*". git compares its own
+// getcwd-derived path with "/" separators, hence ToSlash.
+func safeDirectories(dir string, allowed []string) [][2]string {
+	out := [][2]string{{"safe.directory", ""}}
+	add := func(d string) { out = append(out, [2]string{"safe.directory", filepath.ToSlash(d)}) }
+	for _, a := range allowed {
+		add(a)
+		add(strings.TrimSuffix(filepath.ToSlash(a), "/") + "/*")
+	}
+	root := workdir.Inside(dir, allowed)
+	for d := dir; root != "" && d != root; d = filepath.Dir(d) {
+		add(d)
+	}
+	return out
 }

@@ -75,7 +75,7 @@ func TestChildConfigNeutralises(t *testing.T) {
 				}
 			}
 			if hardened {
-				env = append(env, ChildConfig()...)
+				env = append(env, ChildConfig("", nil)...)
 			}
 			sub := func(s string) string {
 				return strings.ReplaceAll(strings.ReplaceAll(s, "CANARY", canary), "ROOTDIR", root)
@@ -139,7 +139,7 @@ func TestChildConfigEveryday(t *testing.T) {
 			env = append(env, e)
 		}
 	}
-	env = append(env, ChildConfig()...)
+	env = append(env, ChildConfig("", nil)...)
 	for _, args := range [][]string{
 		{"status"}, {"log", "--oneline"}, {"diff", "HEAD~1"}, {"show", "--stat"},
 		{"grep", "-n", "foo"}, {"commit", "--allow-empty", "-m", "x"}, {"fetch", "../remote.git"},

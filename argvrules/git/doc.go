@@ -23,7 +23,10 @@
 // What is not claimed: configuration-driven helpers read from the
 // repository (hooks, textconv, filters, merge drivers, aliases of unknown
 // names, credential helpers, ...). ChildConfig returns the environment that
-// pins the ones git lets a caller pin; SECURITY-git.md lists the rest.
+// pins the ones git lets a caller pin; SECURITY-git.md lists the rest. It
+// also carries the call's safe.directory list: repositories another user
+// owns (a host bind mount in a container) open inside the allowed
+// directories and nowhere else.
 //
 // Check never runs anything, never modifies the file system and never
 // panics; it reads the file system only to probe output paths under the

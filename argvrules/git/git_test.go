@@ -240,7 +240,7 @@ func TestRejectionFields(t *testing.T) {
 }
 
 func TestChildConfig(t *testing.T) {
-	env := ChildConfig()
+	env := ChildConfig("", nil)
 	got := map[string]string{}
 	for _, e := range env {
 		k, v, ok := strings.Cut(e, "=")

@@ -144,7 +144,7 @@ func TestRepositoryConfigOracle(t *testing.T) {
 		canary, marker := filepath.Join(root, "canary.sh"), filepath.Join(root, "marker")
 		repo := filepath.Join(root, "repo")
 		sub := strings.NewReplacer("CANARY", canary, "ROOTDIR", root)
-		env := append(oracleEnv(root, marker), ChildConfig()...)
+		env := append(oracleEnv(root, marker), ChildConfig("", nil)...)
 		git := func(args ...string) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
@@ -266,7 +266,7 @@ func TestOutputOracle(t *testing.T) {
 		rej := check(argv, globals{dir: pinned(t, repo)}, nil)
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		cmd := exec.CommandContext(ctx, gitPath, argv[1:]...)
-		cmd.Dir, cmd.Env, cmd.WaitDelay = repo, append(oracleEnv(root, filepath.Join(root, "marker")), ChildConfig()...), time.Second
+		cmd.Dir, cmd.Env, cmd.WaitDelay = repo, append(oracleEnv(root, filepath.Join(root, "marker")), ChildConfig("", nil)...), time.Second
 		cmd.Run()
 		cancel()
 		entries, _ := os.ReadDir(out)

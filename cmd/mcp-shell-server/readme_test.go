@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -47,20 +48,69 @@ func readmeSnippets(t *testing.T) map[string]desktopEntry {
 	return out
 }
 
+// snippetPlatform is what the test knows of one desktop snippet: the
+// binary path it must name, and how its paths map onto this machine (the
+// allowed directory onto a temporary one, Windows lists onto Linux ones).
+type snippetPlatform struct {
+	binary string
+	// isAbs judges the command the way the snippet's platform does.
+	isAbs func(string) bool
+	// paths are (snippet path, local path) pairs, applied in order to
+	// args and env values; "DIR" stands for the temporary directory.
+	paths []string
+}
+
+// windowsAbs reports whether p is an absolute Windows path (C:\...).
+func windowsAbs(p string) bool {
+	return len(p) > 3 && p[1] == ':' && p[2] == '\\' && (p[0]|0x20 >= 'a' && p[0]|0x20 <= 'z')
+}
+
+// snippetPlatforms are the desktop snippets the README must have.
+var snippetPlatforms = map[string]snippetPlatform{
+	"linux":  {binary: "/home/me/go/bin/mcp-shell-server", isAbs: filepath.IsAbs, paths: []string{"/home/me/projects/demo", "DIR"}},
+	"macos":  {binary: "/Users/me/go/bin/mcp-shell-server", isAbs: filepath.IsAbs, paths: []string{"/Users/me/projects/demo", "DIR"}},
+	"docker": {binary: "docker", paths: []string{"/home/me/projects/demo", "DIR"}},
+	"windows": {binary: `C:\Users\me\go\bin\mcp-shell-server.exe`, isAbs: windowsAbs, paths: []string{
+		`C:\Users\me\projects\demo`, "DIR",
+		`C:\Program Files\Git\cmd`, "/usr/bin",
+		`C:\Program Files\Git\usr\bin`, "/bin",
+		";", string(filepath.ListSeparator),
+	}},
+}
+
 // TestREADMEDesktopSnippets starts each desktop snippet the way a desktop
 // client does (command, args and env exactly as written, the example paths
-// substituted, no shell PATH) and lists the tools.
+// substituted, no shell PATH) and lists the tools. The macOS and Windows
+// snippets start here too, their paths mapped: what is checked is that
+// the JSON parses, names the documented absolute binary path, and that the
+// server accepts its arguments and environment.
 func TestREADMEDesktopSnippets(t *testing.T) {
 	snippets := readmeSnippets(t)
-	for _, name := range []string{"linux", "docker"} {
+	for name := range snippetPlatforms {
 		if _, ok := snippets[name]; !ok {
 			t.Errorf("README has no desktop-%s snippet", name)
 		}
 	}
 	dir := t.TempDir()
-	subst := func(s string) string { return strings.ReplaceAll(s, "/home/me/projects/demo", dir) }
 	for name, e := range snippets {
 		t.Run(name, func(t *testing.T) {
+			plat, ok := snippetPlatforms[name]
+			if !ok {
+				t.Fatalf("desktop-%s: no platform known to this test", name)
+			}
+			pairs := slices.Clone(plat.paths)
+			for i := range pairs {
+				if pairs[i] == "DIR" {
+					pairs[i] = dir
+				}
+			}
+			if runtime.GOOS == "windows" {
+				if name != "windows" {
+					t.Skip("a Unix snippet: its paths mean nothing on Windows")
+				}
+				pairs = pairs[:2] // the snippet's other paths are this platform's own
+			}
+			subst := strings.NewReplacer(pairs...).Replace
 			switch {
 			case name == "docker":
 				if !slices.Contains(e.Args, "-i") || !slices.Contains(e.Args, "--rm") {
@@ -69,8 +119,10 @@ func TestREADMEDesktopSnippets(t *testing.T) {
 				if exec.Command("docker", "info").Run() != nil {
 					t.Skip("no Docker engine here: the docker snippet was only parsed")
 				}
-			case !filepath.IsAbs(e.Command):
+			case !plat.isAbs(e.Command):
 				t.Fatalf("command %q is not an absolute path: desktop apps do not inherit PATH", e.Command)
+			case e.Command != plat.binary:
+				t.Fatalf("command %q, want the documented %q", e.Command, plat.binary)
 			default:
 				e.Command = binary
 			}
@@ -84,16 +136,18 @@ func TestREADMEDesktopSnippets(t *testing.T) {
 			if name == "docker" {
 				cmd.Env = append(cmd.Env, "PATH="+os.Getenv("PATH"))
 			}
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			cs, err := mcp.NewClient(&mcp.Implementation{Name: "readme", Version: "0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 			if err != nil {
-				t.Fatalf("starting %q: %v", cmd.Args, err)
+				t.Fatalf("starting %q: %v\n%s", cmd.Args, err, stderr.String())
 			}
 			defer cs.Close()
 			tools, err := cs.ListTools(ctx, nil)
 			if err != nil || len(tools.Tools) == 0 {
-				t.Fatalf("tools/list: %v %v", tools, err)
+				t.Fatalf("tools/list: %v %v\n%s", tools, err, stderr.String())
 			}
 		})
 	}
