@@ -326,3 +326,40 @@ func TestWatchdogMustAnswer(t *testing.T) {
 		t.Errorf("the stopped watchdog is still registered: %v", m.owned)
 	}
 }
+
+// TestCgroupReuse: a call cgroup released empty serves the next call; one
+// released with a process still in it is not handed out again, and kill
+// empties it even though the check before the kill found it populated.
+func TestCgroupReuse(t *testing.T) {
+	sleep := requireSleep(t)
+	tree := newTestTree(t)
+	empty, err := tree.newCall()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree.release(empty)
+	again, err := tree.newCall()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.dir != empty.dir {
+		t.Errorf("after an empty release got %s, want the idle %s", again.dir, empty.dir)
+	}
+	p := startSleeper(t, sleep, &syscall.SysProcAttr{UseCgroupFD: true, CgroupFD: again.fd})
+	if again.empty() {
+		t.Fatal("the cgroup with a sleeper in it reads as empty")
+	}
+	tree.release(again) // populated: not kept
+	next, err := tree.newCall()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next.dir == again.dir {
+		t.Fatalf("a populated cgroup %s was handed out again", again.dir)
+	}
+	if err := killCgroup(again.dir); err != nil {
+		t.Fatal(err)
+	}
+	wantKilled(t, p, "the sleeper of the released cgroup")
+	tree.release(next)
+}
