@@ -190,6 +190,7 @@ type cgroupCall struct {
 	rel    string // as /proc/<pid>/cgroup shows it
 	fd     int    // the directory, for clone3 CLONE_INTO_CGROUP
 	events int    // cgroup.events, read with pread: one system call per check
+	killed atomic.Bool
 }
 
 // newCall returns an idle call cgroup, or creates calls/<n>.
@@ -220,9 +221,14 @@ func (t *cgroupTree) newCall() (*cgroupCall, error) {
 
 // release ends a call's use of c: kept for a later call when it is
 // empty (nothing can enter an empty call cgroup but a stage the server
-// creates in it), removed otherwise.
+// creates in it) and cgroup.kill was never written to it, removed
+// otherwise. A cgroup once killed is never reused: on Linux 6.18 (and
+// since cgroup.kill counts kills per cgroup) a process created into it
+// with CLONE_INTO_CGROUP is SIGKILLed at birth, as if the old kill were
+// still running (TestPID1NoZombiesE2E caught it: the first stage of every
+// call reusing a killed cgroup died of SIGKILL within a millisecond).
 func (t *cgroupTree) release(c *cgroupCall) {
-	if c.empty() {
+	if !c.killed.Load() && c.empty() {
 		t.mu.Lock()
 		if len(t.idle) < maxIdleCgroups {
 			t.idle = append(t.idle, c)
@@ -265,6 +271,7 @@ func (c *cgroupCall) kill() error {
 	if c.empty() {
 		return nil
 	}
+	c.killed.Store(true)
 	return killCgroup(c.dir)
 }
 

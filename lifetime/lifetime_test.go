@@ -328,8 +328,8 @@ func TestWatchdogMustAnswer(t *testing.T) {
 }
 
 // TestCgroupReuse: a call cgroup released empty serves the next call; one
-// released with a process still in it is not handed out again, and kill
-// empties it even though the check before the kill found it populated.
+// released with a process still in it, or once killed, is not handed out
+// again.
 func TestCgroupReuse(t *testing.T) {
 	sleep := requireSleep(t)
 	tree := newTestTree(t)
@@ -361,5 +361,16 @@ func TestCgroupReuse(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantKilled(t, p, "the sleeper of the released cgroup")
+	// A cgroup that was killed is not reused, even once empty.
+	startSleeper(t, sleep, &syscall.SysProcAttr{UseCgroupFD: true, CgroupFD: next.fd})
+	if err := next.kill(); err != nil {
+		t.Fatal(err)
+	}
+	if !next.empty() {
+		t.Fatal("the killed cgroup is not empty")
+	}
 	tree.release(next)
+	if last, err := tree.newCall(); err != nil || last.dir == next.dir {
+		t.Fatalf("after a killed release got %v (%v), want a new cgroup, not %s", last, err, next.dir)
+	}
 }
