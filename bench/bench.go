@@ -178,6 +178,7 @@ func (b *bench) runAll(ctx context.Context) error {
 	step("concurrency", b.concurrency)
 	step("soak", b.soakRun)
 	step("sandbox cost", b.sandboxCost)
+	step("http throughput", b.httpLoad)
 	if ctx.Err() != nil {
 		broken = append(broken, ctx.Err())
 	}
@@ -190,7 +191,7 @@ func (b *bench) runAll(ctx context.Context) error {
 var sectionKeys = map[string]string{
 	"policy": "policy cost", "latency": "per-call latency", "startup": "start-up",
 	"throughput": "throughput and memory", "concurrency": "concurrency", "soak": "soak",
-	"sandbox": "sandbox cost",
+	"sandbox": "sandbox cost", "http": "http throughput",
 }
 
 // selected reports whether -only admits the section called name (the peer

@@ -83,7 +83,7 @@ func parseFlags(args []string) (options, error) {
 	fs.StringVar(&o.out, "out", "", "report path (default BENCHMARKS.md at the repository root; smoke: a temp dir)")
 	fs.StringVar(&o.cases, "cases", "", "directory holding benign.jsonl (default ../shared/cases beside the repository)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the scratch directory (prints its path)")
-	fs.StringVar(&o.only, "only", "", "comma list of sections to run: policy,latency,startup,throughput,concurrency,soak,sandbox (default all)")
+	fs.StringVar(&o.only, "only", "", "comma list of sections to run: policy,latency,startup,throughput,concurrency,soak,sandbox,http (default all)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}

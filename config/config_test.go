@@ -26,7 +26,7 @@ func TestParseDefaults(t *testing.T) {
 	if explicit, _ := Parse(LookupMap(nil), []string{dir}); explicit.UsingBuiltinProfile || len(explicit.Commands) != 0 {
 		t.Errorf("Parse applied the builtin profile: %v", explicit.Commands)
 	}
-	if cfg.DefaultTimeout != 30*time.Second || cfg.MaxTimeout != 300*time.Second || cfg.OutputLimit != 1048576 || cfg.MaxConcurrent != 16 {
+	if cfg.DefaultTimeout != 30*time.Second || cfg.MaxTimeout != 300*time.Second || cfg.OutputLimit != 1048576 || cfg.MaxConcurrent != 64 {
 		t.Errorf("limits: %v %v %d %d", cfg.DefaultTimeout, cfg.MaxTimeout, cfg.OutputLimit, cfg.MaxConcurrent)
 	}
 	if cfg.SafePath != childenv.DefaultPath || cfg.AuditLog != "stderr" || cfg.Transport != "stdio" || !slices.Equal(cfg.Tools, []string{"shell_execute"}) {

@@ -11,6 +11,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -38,7 +39,17 @@ type cgroupTree struct {
 	calls string // root/calls
 	rel   string // root as /proc/<pid>/cgroup names it (for membership)
 	seq   atomic.Uint64
+	// idle are call cgroups that ended empty, kept for later calls: a
+	// mkdir and an rmdir in cgroupfs cost about as much as the rest of a
+	// call's cgroup work (BenchmarkCgroupCallOverhead).
+	mu   sync.Mutex
+	idle []*cgroupCall
 }
+
+// maxIdleCgroups bounds the call cgroups kept for reuse: one per call
+// that can run at once under the default concurrency bound, which is
+// what a burst needs; more would only hold descriptors.
+const maxIdleCgroups = 64
 
 // findCgroup2 returns the directory of the server's own cgroup v2 and its
 // path in /proc/self/cgroup notation, from the "0::" line of
@@ -152,6 +163,13 @@ func (t *cgroupTree) watchdogDir() string { return path.Join(t.root, "watchdog")
 // remove deletes what is left of the subtree (empty cgroups only; errors
 // are ignored, a cgroup still in use stays).
 func (t *cgroupTree) remove() {
+	t.mu.Lock()
+	idle := t.idle
+	t.idle = nil
+	t.mu.Unlock()
+	for _, c := range idle {
+		c.remove()
+	}
 	removeCgroupTree(t.root)
 }
 
@@ -168,25 +186,66 @@ func removeCgroupTree(dir string) {
 
 // cgroupCall is one call's cgroup.
 type cgroupCall struct {
-	dir string
-	rel string // as /proc/<pid>/cgroup shows it
-	fd  int    // the directory, for clone3 CLONE_INTO_CGROUP
+	dir    string
+	rel    string // as /proc/<pid>/cgroup shows it
+	fd     int    // the directory, for clone3 CLONE_INTO_CGROUP
+	events int    // cgroup.events, read with pread: one system call per check
+	killed atomic.Bool
 }
 
-// newCall creates calls/<n>.
+// newCall returns an idle call cgroup, or creates calls/<n>.
 func (t *cgroupTree) newCall() (*cgroupCall, error) {
+	t.mu.Lock()
+	if n := len(t.idle); n > 0 {
+		c := t.idle[n-1]
+		t.idle = t.idle[:n-1]
+		t.mu.Unlock()
+		return c, nil
+	}
+	t.mu.Unlock()
 	n := strconv.FormatUint(t.seq.Add(1), 10)
-	c := &cgroupCall{dir: path.Join(t.calls, n), rel: path.Join(t.rel, "calls", n)}
+	c := &cgroupCall{dir: path.Join(t.calls, n), rel: path.Join(t.rel, "calls", n), fd: -1, events: -1}
 	if err := os.Mkdir(c.dir, 0o755); err != nil {
 		return nil, err
 	}
-	fd, err := unix.Open(c.dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	var err error
+	if c.fd, err = unix.Open(c.dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err == nil {
+		c.events, err = unix.Open(path.Join(c.dir, "cgroup.events"), unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	}
 	if err != nil {
-		_ = unix.Rmdir(c.dir)
+		c.remove()
 		return nil, err
 	}
-	c.fd = fd
 	return c, nil
+}
+
+// release ends a call's use of c: kept for a later call when it is
+// empty (nothing can enter an empty call cgroup but a stage the server
+// creates in it) and cgroup.kill was never written to it, removed
+// otherwise. A cgroup once killed is never reused: on Linux 6.18 (and
+// since cgroup.kill counts kills per cgroup) a process created into it
+// with CLONE_INTO_CGROUP is SIGKILLed at birth, as if the old kill were
+// still running (TestPID1NoZombiesE2E caught it: the first stage of every
+// call reusing a killed cgroup died of SIGKILL within a millisecond).
+func (t *cgroupTree) release(c *cgroupCall) {
+	if !c.killed.Load() && c.empty() {
+		t.mu.Lock()
+		if len(t.idle) < maxIdleCgroups {
+			t.idle = append(t.idle, c)
+			t.mu.Unlock()
+			return
+		}
+		t.mu.Unlock()
+	}
+	c.remove()
+}
+
+// empty reports whether cgroup.events says "populated 0"; false when it
+// cannot be read.
+func (c *cgroupCall) empty() bool {
+	var buf [256]byte
+	n, err := unix.Pread(c.events, buf[:], 0)
+	return err == nil && populated(buf[:n]) == "0"
 }
 
 // signal sends sig to every process in the cgroup. Each pid read from
@@ -206,13 +265,23 @@ func (c *cgroupCall) signal(sig unix.Signal) {
 }
 
 // kill SIGKILLs every process in the cgroup and waits until none is left.
-func (c *cgroupCall) kill() error { return killCgroup(c.dir) }
+// An empty cgroup (the usual case: every stage has exited) needs no
+// kill: nothing can enter it but a stage the server creates.
+func (c *cgroupCall) kill() error {
+	if c.empty() {
+		return nil
+	}
+	c.killed.Store(true)
+	return killCgroup(c.dir)
+}
 
-// remove closes the directory and deletes the (empty) cgroup.
+// remove closes the descriptors and deletes the (empty) cgroup.
 func (c *cgroupCall) remove() {
-	if c.fd >= 0 {
-		unix.Close(c.fd)
-		c.fd = -1
+	for _, fd := range []*int{&c.fd, &c.events} {
+		if *fd >= 0 {
+			unix.Close(*fd)
+			*fd = -1
+		}
 	}
 	_ = unix.Rmdir(c.dir)
 }

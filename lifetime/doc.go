@@ -16,8 +16,12 @@
 //     Call.Signal signals every process listed in cgroup.procs (each
 //     through a pidfd checked to be in the cgroup); Call.Kill writes
 //     cgroup.kill and waits on cgroup.events until nothing is left
-//     (bounded by cgroupWait for processes stuck in the kernel); Call.End
-//     removes the cgroup. Needs Linux 5.14 (cgroup.kill).
+//     (bounded by cgroupWait for processes stuck in the kernel), unless
+//     cgroup.events already says it is empty; Call.End releases the
+//     cgroup: an empty one that was never killed is kept (up to
+//     maxIdleCgroups) for a later call, since nothing can enter an empty
+//     call cgroup but a stage the server creates in it; any other is
+//     removed. Needs Linux 5.14 (cgroup.kill).
 //   - Subreaper, otherwise (PR_SET_CHILD_SUBREAPER; PID 1 is one anyway):
 //     orphaned descendants of calls re-parent to the server. Each call's
 //     process tree is recorded as it is seen: stages when they start,

@@ -385,7 +385,7 @@ func (c *Call) End() {
 		c.Kill()
 		switch {
 		case c.cg != nil:
-			c.cg.remove()
+			c.m.cg.release(c.cg)
 		case c.m.tr != nil:
 			c.m.tr.end(c)
 		}

@@ -326,3 +326,51 @@ func TestWatchdogMustAnswer(t *testing.T) {
 		t.Errorf("the stopped watchdog is still registered: %v", m.owned)
 	}
 }
+
+// TestCgroupReuse: a call cgroup released empty serves the next call; one
+// released with a process still in it, or once killed, is not handed out
+// again.
+func TestCgroupReuse(t *testing.T) {
+	sleep := requireSleep(t)
+	tree := newTestTree(t)
+	empty, err := tree.newCall()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree.release(empty)
+	again, err := tree.newCall()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.dir != empty.dir {
+		t.Errorf("after an empty release got %s, want the idle %s", again.dir, empty.dir)
+	}
+	p := startSleeper(t, sleep, &syscall.SysProcAttr{UseCgroupFD: true, CgroupFD: again.fd})
+	if again.empty() {
+		t.Fatal("the cgroup with a sleeper in it reads as empty")
+	}
+	tree.release(again) // populated: not kept
+	next, err := tree.newCall()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next.dir == again.dir {
+		t.Fatalf("a populated cgroup %s was handed out again", again.dir)
+	}
+	if err := killCgroup(again.dir); err != nil {
+		t.Fatal(err)
+	}
+	wantKilled(t, p, "the sleeper of the released cgroup")
+	// A cgroup that was killed is not reused, even once empty.
+	startSleeper(t, sleep, &syscall.SysProcAttr{UseCgroupFD: true, CgroupFD: next.fd})
+	if err := next.kill(); err != nil {
+		t.Fatal(err)
+	}
+	if !next.empty() {
+		t.Fatal("the killed cgroup is not empty")
+	}
+	tree.release(next)
+	if last, err := tree.newCall(); err != nil || last.dir == next.dir {
+		t.Fatalf("after a killed release got %v (%v), want a new cgroup, not %s", last, err, next.dir)
+	}
+}

@@ -247,8 +247,8 @@ func openPTY(t *testing.T) (master, slave *os.File) {
 	return m, s
 }
 
-// harnessCalls is how many calls the killed-server test keeps running: the
-// server's default MCP_SHELL_MAX_CONCURRENT.
+// harnessCalls is how many calls the killed-server test keeps running: a
+// busy server's worth (MCP_SHELL_MAX_CONCURRENT's default until issue 15).
 const harnessCalls = 16
 
 // TestServerKilled: SIGKILL of a server with 16 calls running leaves no

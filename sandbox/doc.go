@@ -21,9 +21,12 @@
 //     thread of the server that first restricts itself (no_new_privs;
 //     mode landlock: the stage's ruleset, then the socket filter unless
 //     the stage may use the network); the child inherits the thread's
-//     restrictions. The thread is never unlocked, lives until the stage
-//     exits (it is the parent thread PR_SET_PDEATHSIG refers to), and
-//     ends with its goroutine. The rlimits are set with prlimit(2) while
+//     restrictions. The thread is never unlocked and serves every later
+//     stage whose restrictions are exactly its own (the policy, the
+//     filter and the inodes of the paths its ruleset names; at most
+//     maxIdleThreads idle, threadpool.go); it lives until it is retired
+//     and every stage it started has exited (it is the parent thread
+//     PR_SET_PDEATHSIG refers to), and ends with its goroutine. The rlimits are set with prlimit(2) while
 //     the child is stopped after its execve (PTRACE_TRACEME), then it is
 //     detached. Where a traced start fails (checked once per process, off
 //     the start-up path), the server binary is re-executed as a launcher

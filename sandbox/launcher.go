@@ -38,7 +38,8 @@ type Launcher struct {
 	dirsMade   sync.Map // cache directories created so far
 	rootOnce   sync.Once
 	rootErr    error
-	dirs       callDirs // the calls' private temporary directories
+	dirs       callDirs   // the calls' private temporary directories
+	threads    threadPool // restricted threads between stages
 }
 
 // NewLauncher validates and probes cfg (see Probe; its errors are
@@ -199,7 +200,7 @@ func (l *Launcher) Start(st Stage, attr *os.ProcAttr) (*os.Process, error) {
 	if l.method() {
 		return l.startReexec(st.Path, st.Argv, &a, pl)
 	}
-	return startOnThread(st.Path, st.Argv, &a, pl)
+	return l.threads.start(st.Path, st.Argv, &a, pl)
 }
 
 // plan is what one launch applies.

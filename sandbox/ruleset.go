@@ -106,6 +106,15 @@ func holdPaths(paths ...[]string) *heldPaths {
 	return h
 }
 
+// has reports whether p is held (h may be nil).
+func (h *heldPaths) has(p string) bool {
+	if h == nil {
+		return false
+	}
+	_, ok := h.fds[p]
+	return ok
+}
+
 // openPath opens p with O_PATH and reports whether it is a directory.
 func openPath(p string) (fd int, dir bool, err error) {
 	fd, err = unix.Open(p, unix.O_PATH|unix.O_CLOEXEC, 0)

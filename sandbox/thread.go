@@ -3,7 +3,6 @@ package sandbox
 import (
 	"errors"
 	"os"
-	"runtime"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -13,8 +12,9 @@ import (
 // stage's restrictions: no_new_privs, the Landlock domain and the seccomp
 // filter are per thread until execve, and a child inherits its thread's
 // (landlock_restrict_self(2), seccomp(2), prctl(2) PR_SET_NO_NEW_PRIVS).
-// So no second program starts per stage; only the rlimits, which belong
-// to the whole process, are set afterwards: the child is started traced
+// So no second program starts per stage (and a thread serves every later
+// stage with the same restrictions, threadpool.go); only the rlimits,
+// which belong to the whole process, are set afterwards: the child is started traced
 // (PTRACE_TRACEME, so it stops with SIGTRAP right after its execve, before
 // running an instruction of the program), gets its limits with
 // prlimit(2), and is detached.
@@ -23,55 +23,29 @@ import (
 // (include/uapi/asm-generic/siginfo.h).
 const cldTrapped = 4
 
-// startOnThread starts path on a new locked OS thread restricted by pl.
-// The thread is never unlocked: a goroutine that ends locked takes its
-// thread with it, so no other goroutine ever runs restricted. It lives
-// until the stage exits, because it is the stage's parent thread, whose
-// end would deliver a PR_SET_PDEATHSIG signal to the stage.
-func startOnThread(path string, argv []string, attr *os.ProcAttr, pl plan) (*os.Process, error) {
-	type result struct {
-		p   *os.Process
-		err error
-	}
-	done := make(chan result)
-	go func() {
-		runtime.LockOSThread()
-		p, err := confineAndStart(path, argv, attr, pl)
-		if err != nil {
-			done <- result{err: err}
-			return
-		}
-		// Parked on a channel, not in waitid: a locked thread blocked in
-		// a system call would keep its P until sysmon retakes it, which
-		// delays the caller the send just woke.
-		exited := make(chan struct{})
-		go func() {
-			waitExited(p.Pid)
-			close(exited)
-		}()
-		done <- result{p: p}
-		<-exited
-	}()
-	r := <-done
-	return r.p, r.err
-}
-
-// confineAndStart restricts the calling thread as pl says, starts the
-// program and sets its rlimits.
-func confineAndStart(path string, argv []string, attr *os.ProcAttr, pl plan) (*os.Process, error) {
+// restrictThread restricts the calling (locked) thread as pl says:
+// no_new_privs, and in mode landlock the stage's ruleset, then the socket
+// filter unless the stage may use the network.
+func restrictThread(pl plan) error {
 	if pl.landlock {
 		if err := restrict(pl.policy, pl.filter); err != nil {
-			return nil, startError(err)
+			return startError(err)
 		}
 	} else if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return nil, startError(fail("no_new_privs", "prctl(PR_SET_NO_NEW_PRIVS): %w", err))
+		return startError(fail("no_new_privs", "prctl(PR_SET_NO_NEW_PRIVS): %w", err))
 	}
+	return nil
+}
+
+// startRestricted starts the program from the calling (restricted,
+// locked) thread and sets its rlimits.
+func startRestricted(path string, argv []string, attr *os.ProcAttr, rlimits []rlimit) (*os.Process, error) {
 	a := *attr
 	sys := syscall.SysProcAttr{}
 	if attr.Sys != nil {
 		sys = *attr.Sys
 	}
-	sys.Ptrace = len(pl.rlimits) > 0
+	sys.Ptrace = len(rlimits) > 0
 	a.Sys = &sys
 	p, err := os.StartProcess(path, argv, &a)
 	if err != nil {
@@ -80,7 +54,7 @@ func confineAndStart(path string, argv []string, attr *os.ProcAttr, pl plan) (*o
 	if !sys.Ptrace {
 		return p, nil
 	}
-	if err := limitTraced(p.Pid, pl.rlimits); err != nil {
+	if err := limitTraced(p.Pid, rlimits); err != nil {
 		_ = p.Kill()
 		_, _ = p.Wait()
 		return nil, startError(err)

@@ -233,6 +233,9 @@ func addControl[In any](s *Server, t *mcp.Tool, h control[In]) error {
 	if err != nil {
 		return fmt.Errorf("tool %s: input schema: %w", t.Name, err)
 	}
+	if t.InputSchema, err = encodedSchema(t.Name, schema); err != nil {
+		return err
+	}
 	if t.OutputSchema == nil {
 		out, err := outputSchemaOf(t.Name)
 		if err != nil {

@@ -38,6 +38,9 @@ func addTool[In any](s *Server, t *mcp.Tool, h tool[In]) error {
 	if err != nil {
 		return fmt.Errorf("tool %s: input schema: %w", t.Name, err)
 	}
+	if t.InputSchema, err = encodedSchema(t.Name, schema); err != nil {
+		return err
+	}
 	s.mcp.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		st := stateFrom(ctx)
 		var in In

@@ -116,7 +116,7 @@ func TestLifetimeInAuditAndStartup(t *testing.T) {
 }
 
 // TestKilledServerLeavesNothing: kill -9 of the real server with 16 calls
-// running (the default MCP_SHELL_MAX_CONCURRENT), each a stage with a
+// running (a busy server's worth), each a stage with a
 // grandchild, half of them setsid: no process is left within 1 s. Under
 // subreaper the setsid ones are killed only once a walk of the call's tree
 // has seen them (runner.TestServerKilled checks that deterministically),

@@ -1,0 +1,174 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// A restricted thread serves every later stage whose restrictions are the
+// same, instead of a new thread per stage: creating and destroying a
+// locked OS thread, building the ruleset, landlock_restrict_self and the
+// seccomp filter cost about 0.3 ms of server CPU per stage, more than the
+// rest of a confined start (bench/README.md, "Where a small call's time
+// goes"). A thread's restrictions can only grow, so a thread is reused
+// only for exactly its own: the key is the whole policy, the filter, and
+// the identity (device, inode) of every path the ruleset names that was
+// not held open at start-up, so that a path replaced on disk (a package
+// upgrade, a directory recreated) gets a new thread rather than a
+// ruleset naming the old inode. A thread that is not in the pool serves
+// nobody; a retired one exits once every stage it started has exited (it
+// is their parent thread, whose end would deliver PR_SET_PDEATHSIG).
+
+// maxIdleThreads bounds the restricted threads kept between stages: one
+// per call that runs at once under the default concurrency bound. A new
+// one beyond it retires the oldest.
+const maxIdleThreads = 64
+
+// threadPool is the launcher's idle restricted threads, oldest first.
+type threadPool struct {
+	mu   sync.Mutex
+	idle []*thread
+}
+
+// thread is one restricted OS thread and the goroutine locked to it.
+type thread struct {
+	key    string
+	reqs   chan startReq
+	retire chan struct{}
+}
+
+type startReq struct {
+	path    string
+	argv    []string
+	attr    *os.ProcAttr
+	rlimits []rlimit
+	done    chan startResult
+}
+
+type startResult struct {
+	p   *os.Process
+	err error
+	// reusable: the thread is restricted as its key says and may serve
+	// later stages (false when restricting it failed).
+	reusable bool
+}
+
+// start starts path on an idle thread restricted as pl says, or on a new
+// one, and gives the thread back to the pool.
+func (tp *threadPool) start(path string, argv []string, attr *os.ProcAttr, pl plan) (*os.Process, error) {
+	key := threadKey(pl)
+	req := startReq{path: path, argv: argv, attr: attr, rlimits: pl.rlimits, done: make(chan startResult, 1)}
+	t := tp.take(key)
+	if t == nil {
+		t = &thread{key: key, reqs: make(chan startReq), retire: make(chan struct{})}
+		go t.run(pl, req)
+	} else {
+		t.reqs <- req
+	}
+	r := <-req.done
+	if r.reusable {
+		tp.put(t)
+	}
+	return r.p, r.err
+}
+
+// take removes and returns an idle thread with key, or nil.
+func (tp *threadPool) take(key string) *thread {
+	tp.mu.Lock()
+	defer tp.mu.Unlock()
+	for i := len(tp.idle) - 1; i >= 0; i-- {
+		if t := tp.idle[i]; t.key == key {
+			tp.idle = append(tp.idle[:i], tp.idle[i+1:]...)
+			return t
+		}
+	}
+	return nil
+}
+
+// put keeps t for a later stage, retiring the oldest idle thread when the
+// pool is full.
+func (tp *threadPool) put(t *thread) {
+	tp.mu.Lock()
+	defer tp.mu.Unlock()
+	if len(tp.idle) >= maxIdleThreads {
+		close(tp.idle[0].retire)
+		tp.idle = tp.idle[1:]
+	}
+	tp.idle = append(tp.idle, t)
+}
+
+// run is the thread's goroutine: it locks its thread for good, restricts
+// it, and starts stages until it is retired and its last stage has
+// exited. Returning while locked ends the thread, so no other goroutine
+// ever runs restricted.
+func (t *thread) run(pl plan, first startReq) {
+	runtime.LockOSThread()
+	if err := restrictThread(pl); err != nil {
+		first.done <- startResult{err: err}
+		return
+	}
+	live := 0
+	// Each stage is waited for on another goroutine (and thread), so that
+	// this one stays free for the next start: parked on a channel, not in
+	// waitid, since a locked thread blocked in a system call would keep
+	// its P until sysmon retakes it.
+	exited := make(chan struct{})
+	serve := func(r startReq) {
+		p, err := startRestricted(r.path, r.argv, r.attr, r.rlimits)
+		if err == nil {
+			live++
+			go func() {
+				waitExited(p.Pid)
+				exited <- struct{}{}
+			}()
+		}
+		r.done <- startResult{p: p, err: err, reusable: true}
+	}
+	serve(first)
+	retire := t.retire
+	for retire != nil || live > 0 {
+		select {
+		case r := <-t.reqs:
+			serve(r)
+		case <-exited:
+			live--
+		case <-retire:
+			retire = nil
+		}
+	}
+}
+
+// threadKey identifies a thread's restrictions (see the comment at the
+// top of this file).
+func threadKey(pl plan) string {
+	if !pl.landlock {
+		return "no_new_privs"
+	}
+	enc, err := json.Marshal(pl.policy)
+	if err != nil {
+		panic(err) // strings, ints and bools always marshal
+	}
+	var b strings.Builder
+	b.Write(enc)
+	b.WriteString(strconv.FormatBool(pl.filter))
+	for _, list := range [][]string{pl.policy.Read, pl.policy.Exec, pl.policy.Write} {
+		for _, p := range list {
+			if pl.policy.held.has(p) {
+				continue
+			}
+			var st unix.Stat_t
+			if unix.Stat(p, &st) != nil {
+				b.WriteString("\x00-")
+				continue
+			}
+			b.WriteString("\x00" + strconv.FormatUint(st.Dev, 16) + ":" + strconv.FormatUint(st.Ino, 16))
+		}
+	}
+	return b.String()
+}

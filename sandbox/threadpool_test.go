@@ -1,0 +1,66 @@
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// TestThreadReuse: a stage whose restrictions equal an earlier one's
+// starts from that stage's thread; one with another writable tree, or
+// whose writable tree was replaced by a new directory of the same name,
+// gets a thread of its own; and a stage on a reused thread is still
+// confined (its write outside the allowed trees fails).
+func TestThreadReuse(t *testing.T) {
+	requireLandlock(t)
+	work, other := t.TempDir(), t.TempDir()
+	l := newLauncher(t, Config{Mode: ModeLandlock, WriteDirs: []string{work}, Limits: DefaultLimits()})
+	l.setMethod(false)
+	sh := lookPath(t, "sh")
+	run := func(writable, script string) (*thread, int) {
+		t.Helper()
+		st := Stage{Path: sh, Argv: []string{"sh", "-c", script}, Writable: []string{writable}}
+		p, err := l.Start(st, &os.ProcAttr{Dir: work, Env: []string{testPath}, Sys: &syscall.SysProcAttr{Setpgid: true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps, err := p.Wait()
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.threads.mu.Lock()
+		defer l.threads.mu.Unlock()
+		return l.threads.idle[len(l.threads.idle)-1], ps.ExitCode()
+	}
+	first, _ := run(other, "true")
+	again, code := run(other, "echo x > "+filepath.Join(t.TempDir(), "outside"))
+	if again != first {
+		t.Errorf("the same restrictions got a new thread")
+	}
+	if code == 0 {
+		t.Errorf("a write outside the allowed trees succeeded on a reused thread")
+	}
+	if n := len(l.threads.idle); n != 1 {
+		t.Errorf("%d idle threads after two stages of one kind, want 1", n)
+	}
+	third := t.TempDir()
+	if th, _ := run(third, "true"); th == first {
+		t.Errorf("another writable tree reused the thread")
+	}
+	if err := os.Remove(third); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(third, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	l.threads.mu.Lock()
+	before := len(l.threads.idle)
+	l.threads.mu.Unlock()
+	if _, code := run(third, "echo x > "+filepath.Join(third, "f")); code != 0 {
+		t.Errorf("writing into the recreated writable tree failed (exit %d): a ruleset naming the old directory was reused", code)
+	}
+	if n := len(l.threads.idle); n != before+1 {
+		t.Errorf("%d idle threads after the recreated tree, want %d (a new thread)", n, before+1)
+	}
+}
