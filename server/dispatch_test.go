@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/mcptest"
 )
 
 // The per-call dispatch: what a call costs the server besides its
@@ -37,7 +38,7 @@ func BenchmarkDispatchRefusedHTTP(b *testing.B) {
 	done := make(chan error, 1)
 	go func() { done <- s.ServeStreamable(ctx, ln, HTTPOptions{Token: testToken, MaxBody: 1 << 20}) }()
 	b.Cleanup(func() { cancel(); <-done })
-	tr := &mcp.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String() + "/mcp", HTTPClient: &http.Client{Transport: bearerRT{http.DefaultTransport}}}
+	tr := &mcp.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String() + "/mcp", HTTPClient: &http.Client{Transport: mcptest.Bearer{Token: testToken, Next: http.DefaultTransport}}}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(ctx, tr, nil)
 	if err != nil {
 		b.Fatal(err)
