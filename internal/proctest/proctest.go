@@ -1,3 +1,8 @@
+//go:build linux
+
+// Process-tree test helpers built on pidfds and /proc: Linux only, like
+// the lifetime mechanisms they check.
+
 // Package proctest builds and drives the helper program of the
 // process-lifetime tests (see helper/main.go) and checks what it left
 // behind: which reported processes survive, which children are zombies.
