@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"fmt"
 	"os"
 	"testing"
 
@@ -23,18 +22,10 @@ func TestMain(m *testing.M) {
 			os.Exit(sandbox.RunLauncher(os.Args[2:]))
 		case lifetime.WatchdogArg:
 			os.Exit(lifetime.RunWatchdog(os.Args[2:]))
-		case harnessArg:
-			os.Exit(runHarness(os.Args[2:]))
 		}
+		runHarnessMode(os.Args[1:])
 	}
-	var lt *lifetime.Manager
-	if mode := os.Getenv(lifetimeEnv); mode != "" {
-		var err error
-		if lt, err = lifetime.Setup(lifetime.Options{Mechanism: lifetime.Mechanism(mode)}); err != nil {
-			fmt.Println(skipMarker, err)
-			os.Exit(0)
-		}
-	}
+	lt := setupLifetimeMode()
 	code := m.Run()
 	if lt != nil {
 		lt.Close()

@@ -15,6 +15,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// platformReadDirs are DefaultReadDirs: the usual system directories.
+var platformReadDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"}
+
 // ownDir creates dir (mode 0700) and checks that it is a directory of
 // this user that only it can write: beneath a shared temporary directory
 // another user could have created it first, to plant build caches.

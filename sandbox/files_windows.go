@@ -13,6 +13,11 @@ import (
 	"os"
 )
 
+// platformReadDirs are DefaultReadDirs: none, since there is no ruleset to
+// give them to, and a POSIX path is not absolute on Windows (validate
+// would refuse it).
+var platformReadDirs = []string{}
+
 // ownDir creates dir and checks that it is a plain directory (not a
 // junction or symbolic link another user planted); ownership cannot be
 // checked without the ACL.
