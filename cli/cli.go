@@ -242,6 +242,10 @@ func logSandbox(log *slog.Logger, cfg *config.Config, l *sandbox.Launcher) {
 	case l.Confined():
 		log.Info("sandbox: every stage runs confined by Landlock", append(attrs, "landlock_abi", l.ABI(),
 			"network", cfg.Sandbox.Network, "cache_dir", l.CacheDir())...)
+	case !sandbox.KernelSandbox && l.Mode() == sandbox.ModeLimits:
+		log.Warn("sandbox: the kernel sandbox is not available on this platform (only limits apply)", append(attrs, "reason", l.Fallback())...)
+	case !sandbox.KernelSandbox:
+		log.Warn("sandbox: the kernel sandbox is not available on this platform, nor rlimits (only the call's Job Object bounds its processes)", append(attrs, "reason", l.Fallback())...)
 	case l.Fallback() != "":
 		log.Warn("sandbox: Landlock unavailable, children get only rlimits and no_new_privs", append(attrs, "reason", l.Fallback())...)
 	default:

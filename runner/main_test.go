@@ -3,6 +3,7 @@ package runner
 import (
 	"os"
 	"testing"
+	"time"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/proctest"
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/testcases"
@@ -22,6 +23,8 @@ func TestMain(m *testing.M) {
 			os.Exit(sandbox.RunLauncher(os.Args[2:]))
 		case lifetime.WatchdogArg:
 			os.Exit(lifetime.RunWatchdog(os.Args[2:]))
+		case selfArg:
+			os.Exit(runSelf(os.Args[2:]))
 		}
 		runHarnessMode(os.Args[1:])
 	}
@@ -33,6 +36,14 @@ func TestMain(m *testing.M) {
 	proctest.Cleanup()
 	os.Exit(code)
 }
+
+// slack absorbs scheduling noise on a loaded 2-core machine in the bounds
+// on how long a killed run may take; the bounds still fail if a run waits
+// for a 100 s sleeper.
+const slack = 2 * time.Second
+
+// grace is the KillGrace of the test specs: short, to keep tests quick.
+const grace = 200 * time.Millisecond
 
 // pinned opens dir as a call's working directory, closed with the test.
 var pinned = testcases.Pin

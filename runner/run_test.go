@@ -27,14 +27,6 @@ import (
 // testPath is the child PATH of every test spec.
 const testPath = "PATH=/usr/local/bin:/usr/bin:/bin"
 
-// slack absorbs scheduling noise on a loaded 2-core machine in the bounds
-// on how long a killed run may take; the bounds still fail if a run waits
-// for a 100 s sleeper.
-const slack = 2 * time.Second
-
-// grace is the KillGrace of the test specs: short, to keep tests quick.
-const grace = 200 * time.Millisecond
-
 func requirePrograms(t testing.TB, names ...string) {
 	t.Helper()
 	for _, n := range names {
