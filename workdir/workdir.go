@@ -14,7 +14,11 @@ func Within(path, dir string) bool {
 	if path == dir || dir == "/" {
 		return true
 	}
-	return strings.HasPrefix(path, dir+string(filepath.Separator))
+	sep := string(filepath.Separator)
+	if strings.HasSuffix(dir, sep) { // a Windows drive root, C:\ (clean with its separator)
+		return strings.HasPrefix(path, dir)
+	}
+	return strings.HasPrefix(path, dir+sep)
 }
 
 // Inside returns the first of dirs that contains path (see Within), or "".
