@@ -16,7 +16,7 @@ import (
 	"time"
 )
 
-var errLinuxOnly = errors.New("Linux only, not available on " + runtime.GOOS)
+var errLinuxOnly = errors.New("only on Linux, not available on " + runtime.GOOS)
 
 func (m *Manager) setupCgroup(string) error { return errLinuxOnly }
 
