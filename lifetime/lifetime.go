@@ -92,10 +92,9 @@ func newManager(mech Mechanism, log *slog.Logger) *Manager {
 }
 
 // Default returns the Manager Setup installed, or else one with the
-// platform's fallback (Session on Linux, Pgroup on macOS, Job on Windows:
-// platformMechanism)
-// (stages still get their own session and the parent-death signal, and are
-// forked on the forker thread).
+// platform's own mechanism, platformMechanism: Session on Linux (stages
+// still get their own session and the parent-death signal, and are forked
+// on the forker thread), Pgroup on macOS, Job on Windows.
 func Default() *Manager {
 	if m := current.Load(); m != nil {
 		return m
