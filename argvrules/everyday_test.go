@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -50,5 +51,17 @@ func TestEverydayRows(t *testing.T) {
 	}
 	if n < 100 {
 		t.Errorf("only %d everyday rows, want at least 100", n)
+	}
+}
+
+// envLookup turns NAME=value entries into Context.Env.
+func envLookup(env []string) func(string) (string, bool) {
+	return func(name string) (string, bool) {
+		for _, kv := range env {
+			if k, v, ok := strings.Cut(kv, "="); ok && k == name {
+				return v, true
+			}
+		}
+		return "", false
 	}
 }

@@ -159,18 +159,6 @@ func runAwkCase(t *testing.T, impl awkImplRun, c awkCase) (awkOutcome, *Rejectio
 	return o, rej, argv
 }
 
-// envLookup turns NAME=value entries into Context.Env.
-func envLookup(env []string) func(string) (string, bool) {
-	return func(name string) (string, bool) {
-		for _, kv := range env {
-			if k, v, ok := strings.Cut(kv, "="); ok && k == name {
-				return v, true
-			}
-		}
-		return "", false
-	}
-}
-
 // awkOracle runs every case with every implementation and reports escapes;
 // it requires at least minTriggered dangerous runs.
 func awkOracle(t *testing.T, cases []awkCase, minTriggered int) {

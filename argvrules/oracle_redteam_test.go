@@ -1,3 +1,7 @@
+//go:build unix
+
+// Oracles that run the real tools: Unix only, like the other oracle files.
+
 package argvrules
 
 import (

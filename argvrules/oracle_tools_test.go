@@ -1,3 +1,7 @@
+//go:build unix
+
+// Oracles that run the real tools in process groups: Unix only, like the other oracle files.
+
 package argvrules
 
 import (

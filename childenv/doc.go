@@ -25,7 +25,12 @@
 //     error the caller turns into a refusal. Warnings lists the allowlisted
 //     steering names for the start-up log.
 //   - LookPath searches only the child PATH and ignores relative and empty
-//     entries, so the working directory is never searched implicitly.
+//     entries, so the working directory is never searched implicitly. On
+//     Windows (lookpath_windows.go) PATH is ";"-separated and a name is
+//     tried with each DefaultPathext extension; the first existing file
+//     decides, and one Windows runs through another program (.bat and .cmd
+//     through cmd.exe, .vbs/.js through wscript) is refused with a
+//     *ScriptFileError (errors.Is ErrScriptFile) inside the *LookupError.
 //
 // The package is pure apart from LookPath's stat calls.
 package childenv

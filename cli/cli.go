@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/lmittmann/tint"
-	"golang.org/x/sys/unix"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/audit"
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
@@ -143,10 +142,7 @@ See README.md ("Trusted execution contract") and SECURITY.md.
 }
 
 func serve(dirs []string, s Streams) int {
-	// Children run as the same user: without this they could read the
-	// server's environment (tokens) from /proc/<pid>/environ or write into
-	// its stdin through /proc/<pid>/fd. Execve resets it for the children.
-	unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
+	hardenProcess()
 	cfg, err := config.Load(dirs)
 	if err != nil {
 		return configError(s.Err, err)
@@ -247,6 +243,10 @@ func logSandbox(log *slog.Logger, cfg *config.Config, l *sandbox.Launcher) {
 	case l.Confined():
 		log.Info("sandbox: every stage runs confined by Landlock", append(attrs, "landlock_abi", l.ABI(),
 			"network", cfg.Sandbox.Network, "cache_dir", l.CacheDir())...)
+	case !sandbox.KernelSandbox && l.Mode() == sandbox.ModeLimits:
+		log.Warn("sandbox: the kernel sandbox is not available on this platform (only limits apply)", append(attrs, "reason", l.Fallback())...)
+	case !sandbox.KernelSandbox:
+		log.Warn("sandbox: the kernel sandbox is not available on this platform, nor rlimits (only the call's Job Object bounds its processes)", append(attrs, "reason", l.Fallback())...)
 	case l.Fallback() != "":
 		log.Warn("sandbox: Landlock unavailable, children get only rlimits and no_new_privs", append(attrs, "reason", l.Fallback())...)
 	default:
@@ -279,11 +279,6 @@ func newLogger(stderr, w io.Writer, level slog.Level) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
 }
 
-func isTerminal(f *os.File) bool {
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
-}
-
 // openAudit opens the audit destination: stderr (the sink shared with
 // diagnostics), or a file appended to (created 0600: audit records
 // describe what ran). Over stdio, a destination that
@@ -293,7 +288,7 @@ func openAudit(dest string, stderr io.Writer, stdio bool) (io.Writer, func(), er
 	if dest == "stderr" {
 		return stderr, func() {}, nil
 	}
-	f, err := os.OpenFile(dest, os.O_WRONLY|os.O_APPEND|os.O_CREATE|unix.O_CLOEXEC, 0o600)
+	f, err := os.OpenFile(dest, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_CLOEXEC, 0o600)
 	if err != nil {
 		return nil, nil, &config.Error{Var: "MCP_SHELL_AUDIT_LOG", Problem: err.Error()}
 	}

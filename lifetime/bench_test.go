@@ -1,3 +1,7 @@
+//go:build linux
+
+// The cgroup mechanism's cost: Linux only.
+
 package lifetime
 
 import "testing"

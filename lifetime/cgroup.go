@@ -1,3 +1,7 @@
+//go:build linux
+
+// The cgroup v2 mechanism: Linux only (mech_other.go has the stand-ins elsewhere).
+
 package lifetime
 
 import (

@@ -6,7 +6,8 @@
 //
 //   - Setup chooses the mechanism once per process, at start-up, and says
 //     which in Mechanism, Reason and LogAttrs (the start-up line; the audit
-//     record carries Mechanism). Without Setup, Default is Session.
+//     record carries Mechanism). Without Setup, Default is Session (Pgroup
+//     on macOS, Job on Windows).
 //   - Cgroup, chosen when the server can create cgroups beneath its own
 //     cgroup v2 (root with a writable cgroup2 mount, or a delegated
 //     subtree): the server creates <its cgroup>/mcp-shell-server-<pid>-<rnd>/
@@ -76,6 +77,20 @@
 //     a call hands work to (a daemon such as gpg-agent or an ssh
 //     ControlMaster already running, systemd-run, at): they are not the
 //     call's descendants.
-//   - Non-Linux systems: none of these mechanisms; the package is Linux-only
-//     like the runner.
+//   - macOS (mech_darwin.go): none of these mechanisms exist (no cgroups,
+//     no subreaper, no parent-death signal, no pidfd): Setup always gives
+//     Pgroup, whose start-up line says "mechanism=pgroup" with the reason.
+//     Only the runner's kill of each stage's process group binds a call;
+//     a descendant that leaves it (setsid, setpgid) survives the call,
+//     and after a SIGKILL of the server every stage survives it too.
+//   - Windows (callos_windows.go): Setup always gives Job, a Job Object
+//     per call with KILL_ON_JOB_CLOSE; each stage is created suspended by
+//     the runner, assigned in Call.Start before its first instruction, then
+//     resumed, so every descendant is in the job; Kill is
+//     TerminateJobObject and the job dies with the server's handles,
+//     SIGKILL-equivalents included. A process can leave the job only if it
+//     was created with CREATE_BREAKAWAY_FROM_JOB and the job allowed it
+//     (it does not). There is no SIGTERM and so no grace period. The code
+//     was checked against the Win32 documentation and is cross-compiled
+//     and vetted in CI, not run there.
 package lifetime

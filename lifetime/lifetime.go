@@ -9,9 +9,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // Mechanism names how the descendants of a call are bound to it. It is
@@ -32,6 +31,14 @@ const (
 	// killed, and a descendant that leaves it with setsid(2) or setpgid(2)
 	// is not. The mechanism without Setup, and where prctl fails.
 	Session Mechanism = "session"
+	// Pgroup: macOS, which has neither cgroups, a subreaper nor a
+	// parent-death signal: as Session, each stage's process group is
+	// killed, and nothing else.
+	Pgroup Mechanism = "pgroup"
+	// Job: Windows; every call's processes are in a Job Object of its own
+	// (KILL_ON_JOB_CLOSE), whose termination ends all of them, including
+	// descendants, and which dies with the server's handle.
+	Job Mechanism = "job"
 )
 
 // Options configure Setup.
@@ -74,7 +81,7 @@ type Manager struct {
 
 var (
 	current  atomic.Pointer[Manager]
-	fallback = sync.OnceValue(func() *Manager { return newManager(Session, nil) })
+	fallback = sync.OnceValue(func() *Manager { return newManager(platformMechanism, nil) })
 )
 
 func newManager(mech Mechanism, log *slog.Logger) *Manager {
@@ -84,15 +91,21 @@ func newManager(mech Mechanism, log *slog.Logger) *Manager {
 	return &Manager{mech: mech, log: log, owned: map[int]struct{}{}, pid1: os.Getpid() == 1}
 }
 
-// Default returns the Manager Setup installed, or else a Session one
-// (stages still get their own session and the parent-death signal, and are
-// forked on the forker thread).
+// Default returns the Manager Setup installed, or else one with the
+// platform's own mechanism, platformMechanism: Session on Linux (stages
+// still get their own session and the parent-death signal, and are forked
+// on the forker thread), Pgroup on macOS, Job on Windows.
 func Default() *Manager {
 	if m := current.Load(); m != nil {
 		return m
 	}
 	return fallback()
 }
+
+// WatchdogArg is os.Args[1] of the hidden watchdog mode. main (and every
+// test binary that calls Setup) must run RunWatchdog(os.Args[2:]) when it
+// sees it, before anything else.
+const WatchdogArg = "__mcp-shell-server-lifetime-watchdog"
 
 // ErrAlreadySetUp is returned by a second Setup.
 var ErrAlreadySetUp = errors.New("lifetime: Setup already ran in this process")
@@ -105,7 +118,7 @@ var ErrClosed = errors.New("the server is shutting down")
 // available, or on a second call; otherwise it falls back and says why in
 // Reason.
 func Setup(o Options) (*Manager, error) {
-	m := newManager(Session, o.Log)
+	m := newManager(platformMechanism, o.Log)
 	var why []string
 	exe := o.Exe
 	if exe == "" {
@@ -124,7 +137,7 @@ func Setup(o Options) (*Manager, error) {
 			why = append(why, "no cgroup: "+err.Error())
 		}
 	}
-	if m.mech == Session && (want == "" || want == Subreaper) {
+	if m.mech == platformMechanism && (want == "" || want == Subreaper) {
 		wdErr, err := m.setupSubreaper(exe)
 		switch {
 		case err != nil && want == Subreaper:
@@ -148,52 +161,6 @@ func Setup(o Options) (*Manager, error) {
 		go m.reapLoop()
 	}
 	return m, nil
-}
-
-// setupCgroup creates the server's cgroup subtree and starts the watchdog
-// inside it, which proves that children can be placed in it.
-func (m *Manager) setupCgroup(exe string) error {
-	if exe == "" {
-		return errors.New("no server binary for the watchdog")
-	}
-	t, err := newCgroupTree()
-	if err != nil {
-		return err
-	}
-	fd, err := unix.Open(t.watchdogDir(), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		t.remove()
-		return err
-	}
-	wd, err := m.startWatchdog(exe, fd, "cgroup", t.root, t.own)
-	unix.Close(fd)
-	if err != nil {
-		t.remove()
-		return fmt.Errorf("placing a process in %s: %w", t.watchdogDir(), err)
-	}
-	m.mech, m.cg, m.wd = Cgroup, t, wd
-	return nil
-}
-
-// setupSubreaper makes the server a child subreaper and starts the
-// watchdog fed with the tracker's records. Without a watchdog (wdErr) the
-// mechanism still holds while the server lives.
-func (m *Manager) setupSubreaper(exe string) (wdErr, err error) {
-	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
-		return nil, fmt.Errorf("prctl(PR_SET_CHILD_SUBREAPER): %w", err)
-	}
-	m.mech = Subreaper
-	m.tr = newTracker(&m.forkMu, m.isOwned, m.log)
-	if exe == "" {
-		return errors.New("no server binary"), nil
-	}
-	wd, err := m.startWatchdog(exe, -1, "subreaper")
-	if err != nil {
-		return err, nil
-	}
-	m.wd = wd
-	m.tr.feed = wd.send
-	return nil, nil
 }
 
 // Mechanism returns the mechanism in force.
@@ -287,6 +254,7 @@ func (m *Manager) release(pid int) {
 type Call struct {
 	m          *Manager
 	cg         *cgroupCall // Cgroup
+	os         callOS      // Job (Windows); empty elsewhere
 	startTicks uint64      // Subreaper: when the call began, in procfs.Stat.Start units
 	end        sync.Once
 }
@@ -307,6 +275,9 @@ func (m *Manager) NewCall() (*Call, error) {
 		c.cg = cg
 	case Subreaper:
 		m.tr.begin(c)
+	}
+	if err := c.os.open(); err != nil {
+		return nil, err
 	}
 	return c, nil
 }
@@ -344,7 +315,7 @@ func (c *Call) StartWith(start func() (*os.Process, error)) (*os.Process, error)
 	if c.m.tr != nil {
 		onStarted = func(pid int) { c.m.tr.addStage(c, pid) }
 	}
-	return c.m.start(start, onStarted)
+	return c.m.start(c.os.bind(start), onStarted)
 }
 
 // Reaped tells the manager that the caller has reaped p, a process from
@@ -354,7 +325,7 @@ func (c *Call) Reaped(p *os.Process) { c.m.release(p.Pid) }
 // Signal sends sig to every process of the call the mechanism can see:
 // the whole cgroup, or the recorded tree. In Session mode it does nothing
 // (the caller signals the stages' sessions).
-func (c *Call) Signal(sig unix.Signal) {
+func (c *Call) Signal(sig syscall.Signal) {
 	switch {
 	case c.cg != nil:
 		c.cg.signal(sig)
@@ -375,6 +346,7 @@ func (c *Call) Kill() {
 	case c.m.tr != nil:
 		c.m.tr.kill(c, c.m.reap)
 	}
+	c.os.kill()
 	c.m.reap() // orphans the kill left as zombies of the server
 }
 
@@ -389,5 +361,6 @@ func (c *Call) End() {
 		case c.m.tr != nil:
 			c.m.tr.end(c)
 		}
+		c.os.close()
 	})
 }

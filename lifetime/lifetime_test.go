@@ -1,3 +1,7 @@
+//go:build linux
+
+// Tests of the cgroup, subreaper and watchdog mechanisms: Linux only.
+
 package lifetime
 
 import (

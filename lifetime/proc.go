@@ -1,3 +1,7 @@
+//go:build linux
+
+// Boot-time clock and pidfds: Linux only (mech_other.go has the stand-ins elsewhere).
+
 package lifetime
 
 import (

@@ -1,3 +1,7 @@
+//go:build linux
+
+// The reaper of orphans (PID 1 or child subreaper): Linux only (mech_other.go has the stand-ins elsewhere).
+
 package lifetime
 
 import (

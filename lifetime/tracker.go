@@ -1,3 +1,7 @@
+//go:build linux
+
+// The subreaper's process-tree tracker (procfs walks, pidfds): Linux only (mech_other.go has the stand-ins elsewhere).
+
 package lifetime
 
 import (

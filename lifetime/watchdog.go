@@ -1,3 +1,7 @@
+//go:build linux
+
+// The watchdog that outlives a SIGKILLed server: Linux only (mech_other.go has the stand-ins elsewhere).
+
 package lifetime
 
 import (
@@ -17,11 +21,6 @@ import (
 
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/procfs"
 )
-
-// WatchdogArg is os.Args[1] of the hidden watchdog mode. main (and every
-// test binary that calls Setup) must run RunWatchdog(os.Args[2:]) when it
-// sees it, before anything else.
-const WatchdogArg = "__mcp-shell-server-lifetime-watchdog"
 
 // watchdogInputFD is the watchdog's end of the pipe from the server: EOF on
 // it means the server has exited, however it exited. On watchdogReadyFD it

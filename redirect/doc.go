@@ -28,6 +28,13 @@
 // directory, and reading /proc-style files when the working directory is
 // such a tree. The working directory itself is chosen by the caller.
 //
+// Platforms: the opened file's location comes from /proc/self/fd on
+// Linux; elsewhere (opened_other.go) it is the target resolved by path and
+// accepted only when that path names the opened file. On Windows
+// (fs_windows.go) there are no FIFOs to guard with O_NONBLOCK and the hard
+// link count of an output file is read from its handle; a count that
+// cannot be read is refused.
+//
 //   - ProbeWrite is the same containment for paths a program will write
 //     itself (output-file options of every family, git included, and the
 //     names programs make up): one check for ">" and for "-o FILE".

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
@@ -91,10 +90,4 @@ func resolveAncestor(p string) string {
 		}
 		rest = filepath.Join(filepath.Base(cur), rest)
 	}
-}
-
-// openedPath is where the kernel says f is, read from /proc/self/fd: the
-// authoritative location after an os.Root open, immune to symlink swaps.
-func openedPath(f *os.File) (string, error) {
-	return os.Readlink("/proc/self/fd/" + strconv.Itoa(int(f.Fd())))
 }

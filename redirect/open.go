@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"os"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
@@ -52,7 +50,7 @@ func open(d *workdir.Dir, target string, flag int, output bool) (*os.File, error
 		}
 	}
 	_, statErr := root.Lstat(target)
-	f, err := root.OpenFile(target, flag|unix.O_NONBLOCK|unix.O_CLOEXEC, outputPerm)
+	f, err := root.OpenFile(target, flag|openFlags, outputPerm)
 	if err != nil {
 		return nil, openFailure(target, output, err)
 	}
@@ -75,7 +73,7 @@ func open(d *workdir.Dir, target string, flag int, output bool) (*os.File, error
 // checkOpenedGit refuses an opened output file that lies in a .git
 // directory below d, wherever symlinks led the open.
 func checkOpenedGit(d *workdir.Dir, f *os.File, target string) error {
-	real, err := openedPath(f)
+	real, err := openedPath(d, f, target)
 	if err != nil {
 		return openFailure(target, true, fmt.Errorf("locating the opened file: %w", err))
 	}
@@ -91,6 +89,9 @@ func settle(f *os.File, target string, flag int, output bool) error {
 	if err := checkKind(target, fi, output); err != nil {
 		return err
 	}
+	if output && openedLinks(f) > 1 {
+		return reject(CodeOutput, target, nil, "Failed to open output file: %q has several hard links; a hard-linked file may lie outside the working directory", target)
+	}
 	if output {
 		if perm := fi.Mode(); perm&(0o111|os.ModeSetuid|os.ModeSetgid) != 0 {
 			if err := f.Chmod(perm.Perm() &^ 0o111); err != nil {
@@ -104,19 +105,4 @@ func settle(f *os.File, target string, flag int, output bool) error {
 		}
 	}
 	return clearNonblock(f, target, output)
-}
-
-func clearNonblock(f *os.File, target string, output bool) error {
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return openFailure(target, output, err)
-	}
-	var serr error
-	if err := rc.Control(func(fd uintptr) { serr = unix.SetNonblock(int(fd), false) }); err != nil {
-		return openFailure(target, output, err)
-	}
-	if serr != nil {
-		return openFailure(target, output, serr)
-	}
-	return nil
 }

@@ -109,13 +109,6 @@ func checkKind(target string, fi fs.FileInfo, output bool) error {
 	return nil
 }
 
-func linkCount(fi fs.FileInfo) uint64 {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return uint64(st.Nlink)
-	}
-	return 1
-}
-
 func kindName(mode fs.FileMode) string {
 	switch {
 	case mode.IsDir():

@@ -1,3 +1,7 @@
+//go:build darwin || linux
+
+// Containment against a POSIX fixture (symlinks to /etc, a FIFO, O_NONBLOCK): Linux and macOS.
+
 package redirect
 
 import (
@@ -11,7 +15,6 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/seed-b63acb1b/mcp-shell-server/internal/testcases"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 )
 
@@ -64,20 +67,6 @@ func fixture(t *testing.T) (dir, outside string) {
 		t.Fatal(err)
 	}
 	return dir, outside
-}
-
-// pin opens dir as a call's working directory, closed with the test.
-var pin = testcases.Pin
-
-func code(err error) refusal.Code {
-	if err == nil {
-		return ""
-	}
-	re := refusal.As(err)
-	if re == nil {
-		return refusal.Code("untyped: " + err.Error())
-	}
-	return re.Code
 }
 
 func TestCheck(t *testing.T) {

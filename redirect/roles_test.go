@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testcases"
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 )
 
 // roleFixture is a working directory holding a bare repository made by
@@ -143,4 +146,18 @@ func TestGlobalConfigRoleOracle(t *testing.T) {
 	if err := Probe(pin(t, dir), ".gitconfig", true); code(err) != CodeConfigFile {
 		t.Errorf("> .gitconfig: %v, want %s", err, CodeConfigFile)
 	}
+}
+
+// pin opens dir as a call's working directory, closed with the test.
+var pin = testcases.Pin
+
+func code(err error) refusal.Code {
+	if err == nil {
+		return ""
+	}
+	re := refusal.As(err)
+	if re == nil {
+		return refusal.Code("untyped: " + err.Error())
+	}
+	return re.Code
 }

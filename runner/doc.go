@@ -63,6 +63,12 @@
 //     directory (sandbox.Launcher.CallDir; TMPDIR unless Env sets it),
 //     given back to the launcher before Run returns.
 //
+// Platforms (proc_*.go): macOS stages lead their own session like Linux
+// ones, without a parent-death signal or cgroup (lifetime Pgroup); Windows
+// stages start suspended in a new process group and are resumed inside
+// the call's Job Object, timeout and cancellation skip the SIGTERM and
+// grace (Windows has no SIGTERM for another process) and kill the job.
+//
 // Not covered: in lifetime's session mode (no lifetime.Setup, or neither a
 // cgroup nor a subreaper available) descendants that leave their stage's
 // session keep running; the limits of the other modes are in package

@@ -6,8 +6,6 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
 )
 
@@ -39,51 +37,33 @@ func (g *group) watch() {
 	}()
 }
 
-// waitExited blocks until pid has exited without reaping it.
-func waitExited(pid int) {
-	var info unix.Siginfo
-	for {
-		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
-		if err != unix.EINTR {
-			return // nil, or ECHILD if it is gone already
-		}
-	}
-}
-
-// signalGroups sends sig to every stage's process group. The pid > 0
-// guard matters: kill(0, sig) would signal the server's own group.
-func (g *group) signalGroups(sig syscall.Signal) {
-	for _, p := range g.procs {
-		if p.Pid > 0 {
-			_ = unix.Kill(-p.Pid, sig) // ESRCH: the group is already empty
-		}
-	}
-}
-
 // killAll sends SIGKILL to every stage's group, to every stage directly (a
 // stage may have moved itself to another group), and to every process the
 // call's lifetime binding knows (the call's cgroup, or its recorded tree:
 // descendants that left the stages' sessions), and returns once those have
 // exited.
 func (g *group) killAll() {
-	g.signalGroups(unix.SIGKILL)
+	g.signalGroups(syscall.SIGKILL)
 	for _, p := range g.procs {
-		_ = p.Signal(unix.SIGKILL) // os.ErrProcessDone cannot happen before reap; other errors mean it is gone
+		_ = p.Signal(syscall.SIGKILL) // os.ErrProcessDone cannot happen before reap; other errors mean it is gone
 	}
 	g.call.Kill()
 }
 
 // terminate sends SIGTERM to the stages' groups and to every process of
 // the call, waits up to grace for every stage to exit, then SIGKILLs
-// everything and waits for the stages to exit.
+// everything and waits for the stages to exit. Without SIGTERM (Windows:
+// canTerminate) the kill comes at once.
 func (g *group) terminate(grace time.Duration) {
-	g.signalGroups(unix.SIGTERM)
-	g.call.Signal(unix.SIGTERM)
-	t := time.NewTimer(grace)
-	defer t.Stop()
-	select {
-	case <-g.exited:
-	case <-t.C:
+	if canTerminate {
+		g.signalGroups(syscall.SIGTERM)
+		g.call.Signal(syscall.SIGTERM)
+		t := time.NewTimer(grace)
+		defer t.Stop()
+		select {
+		case <-g.exited:
+		case <-t.C:
+		}
 	}
 	g.killAll()
 	<-g.exited
@@ -125,7 +105,7 @@ func status(st *os.ProcessState) (*int, string) {
 	}
 	ws, ok := st.Sys().(syscall.WaitStatus)
 	if ok && ws.Signaled() {
-		return nil, unix.SignalName(ws.Signal())
+		return nil, signalName(ws.Signal())
 	}
 	code := st.ExitCode()
 	return &code, ""

@@ -1,3 +1,7 @@
+//go:build linux
+
+// The runner under each Linux lifetime mechanism (cgroup, subreaper): Linux only.
+
 package runner
 
 import (

@@ -1,9 +1,9 @@
 package runner
 
 import (
-	"fmt"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/proctest"
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/testcases"
@@ -23,18 +23,12 @@ func TestMain(m *testing.M) {
 			os.Exit(sandbox.RunLauncher(os.Args[2:]))
 		case lifetime.WatchdogArg:
 			os.Exit(lifetime.RunWatchdog(os.Args[2:]))
-		case harnessArg:
-			os.Exit(runHarness(os.Args[2:]))
+		case selfArg:
+			os.Exit(runSelf(os.Args[2:]))
 		}
+		runHarnessMode(os.Args[1:])
 	}
-	var lt *lifetime.Manager
-	if mode := os.Getenv(lifetimeEnv); mode != "" {
-		var err error
-		if lt, err = lifetime.Setup(lifetime.Options{Mechanism: lifetime.Mechanism(mode)}); err != nil {
-			fmt.Println(skipMarker, err)
-			os.Exit(0)
-		}
-	}
+	lt := setupLifetimeMode()
 	code := m.Run()
 	if lt != nil {
 		lt.Close()
@@ -42,6 +36,14 @@ func TestMain(m *testing.M) {
 	proctest.Cleanup()
 	os.Exit(code)
 }
+
+// slack absorbs scheduling noise on a loaded 2-core machine in the bounds
+// on how long a killed run may take; the bounds still fail if a run waits
+// for a 100 s sleeper.
+const slack = 2 * time.Second
+
+// grace is the KillGrace of the test specs: short, to keep tests quick.
+const grace = 200 * time.Millisecond
 
 // pinned opens dir as a call's working directory, closed with the test.
 var pinned = testcases.Pin

@@ -1,3 +1,7 @@
+//go:build darwin || linux
+
+// The runner with POSIX programs (sh, cat, sleep), FIFOs and process groups: Linux and macOS.
+
 package runner
 
 import (
@@ -15,8 +19,6 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/seed-b63acb1b/mcp-shell-server/internal/procfs"
-	"github.com/seed-b63acb1b/mcp-shell-server/internal/proctest"
 	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
@@ -24,14 +26,6 @@ import (
 
 // testPath is the child PATH of every test spec.
 const testPath = "PATH=/usr/local/bin:/usr/bin:/bin"
-
-// slack absorbs scheduling noise on a loaded 2-core machine in the bounds
-// on how long a killed run may take; the bounds still fail if a run waits
-// for a 100 s sleeper.
-const slack = 2 * time.Second
-
-// grace is the KillGrace of the test specs: short, to keep tests quick.
-const grace = 200 * time.Millisecond
 
 func requirePrograms(t testing.TB, names ...string) {
 	t.Helper()
@@ -226,41 +220,6 @@ func TestBackgroundGrandchildAfterExit(t *testing.T) {
 		t.Errorf("Run took %v, want under %v", r.Duration, limit)
 	}
 	assertGone(t, filepath.Join(s.Dir.Real(), "gc.pid"))
-}
-
-// assertGone reads a pid from file and checks that the process has
-// exited: it is gone, or a zombie awaiting reaping by someone else
-// (init or a subreaper), never a child of the test.
-func assertGone(t *testing.T, pidFile string) {
-	t.Helper()
-	b, err := os.ReadFile(pidFile)
-	if err != nil {
-		t.Fatalf("grandchild pid: %v", err)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fd, err := unix.PidfdOpen(pid, 0)
-	if errors.Is(err, unix.ESRCH) {
-		return
-	}
-	if err != nil {
-		t.Fatalf("pidfd_open(%d): %v", pid, err)
-	}
-	defer unix.Close(fd)
-	// A pidfd becomes readable when the process exits; SIGKILL was sent
-	// before Run returned, so this is a bounded wait, not a sleep.
-	if !proctest.WaitExit(fd, slack) {
-		t.Errorf("grandchild %d still running after Run returned", pid)
-		return
-	}
-	if stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil {
-		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-		if len(f) > 1 && f[1] == strconv.Itoa(os.Getpid()) {
-			t.Errorf("grandchild %d is an unreaped child of the test: %s", pid, stat)
-		}
-	}
 }
 
 // TestCancel: cancelling ctx mid-run ends the call within 200 ms + grace
@@ -501,28 +460,6 @@ func countFDs(t *testing.T) int {
 		}
 	}
 	return n
-}
-
-// assertNoChildren checks that the test process has no child at all,
-// running or zombie, other than the lifetime watchdog (under a lifetime
-// mechanism, see TestLifetimeMechanisms).
-func assertNoChildren(t *testing.T) {
-	t.Helper()
-	var info unix.Siginfo
-	err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
-	if errors.Is(err, unix.ECHILD) {
-		return
-	}
-	kids, err := procfs.Children(os.Getpid())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, pid := range kids {
-		cmdline, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
-		if !bytes.Contains(cmdline, []byte(lifetime.WatchdogArg)) {
-			t.Errorf("the test still has child process %d (%q)", pid, bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '}))
-		}
-	}
 }
 
 // TestJoinGroupOfExitedLeader pins the kernel behaviour start relies on: a

@@ -2,14 +2,15 @@ package runner
 
 import (
 	"os"
-	"syscall"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
 )
 
 // startStage starts one stage of call c with attr (files, directory,
 // environment already set) and is the only place that decides how a stage
-// is started:
+// is started (stageAttr: this list on Linux; macOS keeps only Setsid,
+// proc_darwin.go; Windows starts it suspended in a new process group for
+// lifetime's Job Object, proc_windows.go):
 //
 //   - Setsid: the stage leads a new session and process group (its pid is
 //     both ids), so it has no controlling terminal: /dev/tty fails with
@@ -27,13 +28,7 @@ import (
 //     thread (which lives until the stage exits, so the parent-death signal
 //     still means the server died) and keeps these attributes.
 func startStage(c *lifetime.Call, path string, argv []string, attr *os.ProcAttr, sb *callSandbox) (*os.Process, error) {
-	fd := c.CgroupFD()
-	attr.Sys = &syscall.SysProcAttr{
-		Setsid:      true,
-		Pdeathsig:   syscall.SIGKILL,
-		UseCgroupFD: fd >= 0,
-		CgroupFD:    fd,
-	}
+	attr.Sys = stageAttr(c)
 	if sb != nil {
 		return c.StartWith(func() (*os.Process, error) { return sb.start(path, argv, attr) })
 	}

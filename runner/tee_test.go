@@ -1,3 +1,7 @@
+//go:build darwin || linux
+
+// Runs POSIX programs (sh and coreutils) through the runner: Linux and macOS.
+
 package runner
 
 import (

@@ -1,3 +1,7 @@
+//go:build linux
+
+// Landlock rulesets and ABIs: Linux only.
+
 package sandbox
 
 import (

@@ -1,3 +1,7 @@
+//go:build darwin || linux
+
+// Launches POSIX programs through the launcher: Linux and macOS (Landlock parts skip off Linux).
+
 package sandbox
 
 import (

@@ -1,13 +1,10 @@
 package sandbox
 
 import (
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
-
-	"golang.org/x/sys/unix"
 )
 
 // Every confined call gets a private temporary directory. Creating and
@@ -63,22 +60,6 @@ func (c *callDirs) release(dir string) {
 		c.mu.Unlock()
 	}
 	c.pending.Go(func() { removeTree(dir) })
-}
-
-// reusable reports whether dir is still an empty directory of this user
-// with mode 0700 (a call may have changed its mode or filled it).
-func reusable(dir string) bool {
-	var st unix.Stat_t
-	if unix.Lstat(dir, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR || st.Mode&0o7777 != 0o700 || int(st.Uid) != os.Getuid() {
-		return false
-	}
-	f, err := os.Open(dir)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	names, err := f.Readdirnames(1)
-	return err == io.EOF && len(names) == 0
 }
 
 // close removes the free directories and waits for the background

@@ -50,8 +50,9 @@ const (
 
 // DefaultReadDirs are the trees of Config.ReadDirs when it is nil
 // (MCP_SHELL_SANDBOX_READ_DIRS unset): the usual system directories.
-// Missing ones are skipped.
-var DefaultReadDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"}
+// Missing ones are skipped. None on Windows, which has no kernel
+// sandbox to give them to (files_windows.go).
+var DefaultReadDirs = platformReadDirs
 
 // Limits are the rlimits of every child (setrlimit(2)); 0 leaves the
 // server's limit in place. A value above the server's hard limit is

@@ -12,6 +12,13 @@
 // ModeOff (stages start directly). Launcher.Mode is the effective mode,
 // for the start-up line and the audit record.
 //
+// Landlock and the socket filter are Linux-only (KernelSandbox): off Linux
+// ModeLandlock is refused with ErrUnavailable and ModeAuto falls back,
+// saying why in Fallback. On macOS ModeLimits sets the rlimits through
+// the re-executed launcher (no ptrace start, no no_new_privs); Windows has
+// no rlimits, so ModeLimits is refused there and ModeAuto falls back to
+// ModeOff (the call's Job Object still bounds its process tree).
+//
 // # Contract
 //
 //   - Launcher.Start starts one stage with the caller's *os.ProcAttr

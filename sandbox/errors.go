@@ -52,3 +52,13 @@ func startError(err error) *StartError {
 	}
 	return e
 }
+
+// execError reports a failed fork or execve the way the re-executed
+// launcher does: "exec PATH: CAUSE", wrapping the errno.
+func execError(path string, err error) *StartError {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return &StartError{Step: "exec", Msg: "exec " + path + ": " + errno.Error(), Err: errno}
+	}
+	return &StartError{Step: "exec", Msg: "exec " + path + ": " + err.Error()}
+}

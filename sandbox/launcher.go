@@ -3,17 +3,12 @@ package sandbox
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
-
-	"golang.org/x/sys/unix"
 )
 
 // Launcher starts the stages of every call under the configured
@@ -62,6 +57,12 @@ func NewLauncher(cfg Config) (*Launcher, error) {
 		l.mode = ModeLandlock
 	}
 	l.abi = abi
+	if err := limitsAvailable(); l.mode == ModeLimits && err != nil {
+		if cfg.Mode != ModeAuto {
+			return nil, fmt.Errorf("%w: MCP_SHELL_SANDBOX=%s but %w", ErrUnavailable, cfg.Mode, err)
+		}
+		l.mode, l.fallback = ModeOff, l.fallback+"; "+err.Error()
+	}
 	if l.mode == ModeOff {
 		return l, nil
 	}
@@ -99,23 +100,6 @@ func (l *Launcher) cacheRootDir() (string, error) {
 		return "", fail("config", "creating the cache directory %s (MCP_SHELL_SANDBOX_CACHE_DIR): %w", l.cacheRoot, l.rootErr)
 	}
 	return l.cacheRoot, nil
-}
-
-// ownDir creates dir (mode 0700) and checks that it is a directory of
-// this user that only it can write: beneath a shared temporary directory
-// another user could have created it first, to plant build caches.
-func ownDir(dir string) error {
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
-	}
-	var st unix.Stat_t
-	if err := unix.Lstat(dir, &st); err != nil {
-		return err
-	}
-	if st.Mode&unix.S_IFMT != unix.S_IFDIR || int(st.Uid) != os.Getuid() || st.Mode&0o022 != 0 {
-		return fmt.Errorf("%s is not a directory that only this user can write", dir)
-	}
-	return nil
 }
 
 func tempCacheDir() string {
@@ -274,28 +258,6 @@ func (l *Launcher) method() bool {
 	l.methodOnce.Do(func() { l.reexec.Store(len(l.rlimits) > 0 && !traceWorks()) })
 	return l.reexec.Load()
 }
-
-// traceWorks checks once per process that a traced start works
-// (ptrace(2) may be disabled: Yama ptrace_scope, container seccomp
-// profiles) by starting this binary's launcher mode, which exits at once.
-var traceWorks = sync.OnceValue(func() bool {
-	exe, err := os.Executable()
-	if err != nil {
-		return false
-	}
-	done := make(chan error)
-	go func() {
-		runtime.LockOSThread() // a traced child's tracer is this thread
-		defer runtime.UnlockOSThread()
-		p, err := os.StartProcess(exe, []string{exe, LauncherArg, probeArg}, &os.ProcAttr{Sys: &syscall.SysProcAttr{Ptrace: true}})
-		if err == nil {
-			err = limitTraced(p.Pid, nil)
-			_, _ = p.Wait()
-		}
-		done <- err
-	}()
-	return <-done == nil
-})
 
 // Method names how stages start, for the start-up line: "thread" (from a
 // restricted thread of the server), "reexec" (through the re-executed

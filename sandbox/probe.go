@@ -1,10 +1,11 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
+	"runtime"
 
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
-	"golang.org/x/sys/unix"
 )
 
 // KernelABI returns the Landlock ABI version the running kernel offers
@@ -54,18 +55,22 @@ func Probe(cfg Config) (abi int, err error) {
 		return 0, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	p := policy{ABI: abi, Read: cfg.readDirs(), Write: cfg.WriteDirs}
-	fd, err := p.rulesetFD()
-	if err != nil {
+	if err := checkRuleset(p); err != nil {
 		return 0, err
 	}
-	_ = unix.Close(fd)
 	return abi, nil
 }
+
+// errNoKernelSandbox is the refusal off Linux (KernelSandbox false).
+var errNoKernelSandbox = errors.New("the kernel sandbox (Landlock, seccomp) is Linux-only, not available on " + runtime.GOOS)
 
 // chooseABI decides, from the kernel's ABI (or the error querying it),
 // which ABI to apply: the kernel's capped at maxABI, or an
 // ErrUnavailable refusal.
 func chooseABI(cfg Config, kernel int, queryErr error) (int, error) {
+	if !KernelSandbox {
+		return 0, fmt.Errorf("%w: MCP_SHELL_SANDBOX=%s but %w", ErrUnavailable, cfg.Mode, errNoKernelSandbox)
+	}
 	if queryErr != nil || kernel < 1 {
 		if queryErr == nil {
 			queryErr = fmt.Errorf("ABI %d", kernel)

@@ -10,7 +10,6 @@ import (
 
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
-	"golang.org/x/sys/unix"
 )
 
 // Stage is one pipeline stage as the runner starts it.
@@ -52,14 +51,6 @@ type profileEntry struct {
 type fileID struct {
 	dev, ino uint64
 	mtime    int64
-}
-
-func statID(p string) fileID {
-	var st unix.Stat_t
-	if unix.Stat(p, &st) != nil {
-		return fileID{}
-	}
-	return fileID{dev: st.Dev, ino: st.Ino, mtime: st.Mtim.Nano()}
 }
 
 // get returns the profile of the stage's program.

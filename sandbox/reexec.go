@@ -3,16 +3,11 @@ package sandbox
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strconv"
-	"strings"
 	"syscall"
-
-	"golang.org/x/sys/unix"
 )
 
 // Where ptrace(2) is not available (Yama ptrace_scope 3, or 2 without
@@ -124,106 +119,6 @@ func decodeStatus(b []byte) error {
 		e.Err = syscall.Errno(n)
 	}
 	return e
-}
-
-// RunLauncher is the launcher mode: args are os.Args[2:], that is
-// "<encoded config> -- <target path> <argv...>". It applies the rlimits,
-// no_new_privs and (mode landlock) the Landlock ruleset to itself and
-// execve's the target with the current environment, so it returns only on
-// failure: the report goes to StatusFD (and stderr when StatusFD is not
-// open) and the result is the exit status to use, 126.
-func RunLauncher(args []string) int {
-	if len(args) == 1 && args[0] == probeArg {
-		return 0
-	}
-	// Landlock and no_new_privs are per thread until execve: restrict and
-	// exec on one locked thread. It is never unlocked.
-	runtime.LockOSThread()
-	ppid := unix.Getppid()
-	_, statusErr := unix.FcntlInt(StatusFD, unix.F_SETFD, unix.FD_CLOEXEC)
-	se := startError(launch(args, ppid))
-	errno, _ := se.Err.(syscall.Errno)
-	if statusErr != nil || writeAll(StatusFD, encodeStatus(se.Step, errno, se.Msg)) != nil {
-		fmt.Fprintf(os.Stderr, "mcp-shell-server launcher: %s\n", se.Msg)
-	}
-	return launchExitCode
-}
-
-func writeAll(fd int, b []byte) error {
-	for len(b) > 0 {
-		n, err := unix.Write(fd, b)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		b = b[n:]
-	}
-	return nil
-}
-
-// launch parses args, confines the process and execs the target; it
-// returns only an error. ppid is the server's pid as the launcher first saw
-// it.
-func launch(args []string, ppid int) error {
-	w, path, argv, err := parseArgs(args)
-	if err != nil {
-		return err
-	}
-	env := environ()
-	if err := setLimits(w.Lim); err != nil {
-		return err
-	}
-	if w.Mode == ModeLandlock {
-		if err := restrict(w.Policy, w.Filter); err != nil {
-			return err
-		}
-	} else if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return fail("no_new_privs", "prctl(PR_SET_NO_NEW_PRIVS): %w", err)
-	}
-	if err := holdParentDeathSignal(ppid); err != nil {
-		return err
-	}
-	if err := unix.Exec(path, argv, env); err != nil {
-		return fail("exec", "exec %s: %w", path, err)
-	}
-	return errors.New("exec returned") // not reached
-}
-
-// holdParentDeathSignal sets SIGKILL as the parent-death signal of the
-// calling thread, the one about to execve. The runner set it in the child
-// before the launcher ran, but only on the launcher's first thread. The
-// main goroutine locked to the calling thread is usually still on that
-// thread, but nothing guarantees it, and an execve from another thread
-// keeps only the exec'ing thread: the setting is lost with the first one
-// (measured on Linux 6.18 with a Go program that execs from a second
-// thread: the target outlived its SIGKILLed parent). If the server died
-// before this prctl, getppid no longer returns it and the target is not run.
-func holdParentDeathSignal(ppid int) error {
-	if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL), 0, 0, 0); err != nil {
-		return fail("pdeathsig", "prctl(PR_SET_PDEATHSIG): %w", err)
-	}
-	if unix.Getppid() != ppid {
-		return fail("pdeathsig", "the server exited before the program started")
-	}
-	return nil
-}
-
-// environ returns the environment the launcher was started with, entry
-// for entry. os.Environ is not exact: the Go runtime blanks every
-// repeated name after its first occurrence. /proc/self/environ is the
-// untouched initial block; without /proc, os.Environ is the fallback.
-// It is read before the Landlock ruleset is applied.
-func environ() []string {
-	b, err := os.ReadFile("/proc/self/environ")
-	if err != nil {
-		return os.Environ()
-	}
-	if len(b) == 0 {
-		return []string{}
-	}
-	return strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
 }
 
 // parseArgs decodes "<config> -- <path> <argv...>".

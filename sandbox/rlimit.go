@@ -1,3 +1,7 @@
+//go:build darwin || linux
+
+// rlimits exist on Linux and macOS (Windows: rlimit_windows.go).
+
 package sandbox
 
 import (
@@ -66,13 +70,5 @@ func setLimits(l Limits) error {
 	return nil
 }
 
-// prlimits applies rs to process pid (prlimit(2)).
-func prlimits(pid int, rs []rlimit) error {
-	for _, r := range rs {
-		lim := unix.Rlimit{Cur: r.value.Cur, Max: r.value.Max}
-		if err := unix.Prlimit(pid, r.resource, &lim, nil); err != nil {
-			return fail("rlimit", "prlimit(%s, %d): %w", r.name, r.value.Cur, err)
-		}
-	}
-	return nil
-}
+// limitsAvailable is nil: setrlimit(2) exists here.
+func limitsAvailable() error { return nil }

@@ -1,3 +1,7 @@
+//go:build linux
+
+// Landlock rulesets: Linux only (ruleset_other.go elsewhere).
+
 package sandbox
 
 import (
@@ -34,29 +38,6 @@ var (
 	deviceRW = []string{"/dev/null", "/dev/zero", "/dev/full"}
 	deviceRO = []string{"/dev/random", "/dev/urandom"}
 )
-
-// policy is what one stage's Landlock ruleset allows; it travels to the
-// re-executed launcher as JSON. Everything the ABI can restrict and the
-// policy does not grant is denied.
-type policy struct {
-	ABI int `json:"abi"`
-	// Net leaves the network unrestricted (TCP, and UDP and pathname
-	// UNIX sockets where the ABI restricts them).
-	Net bool `json:"net,omitempty"`
-	// Read are trees the stage reads.
-	Read []string `json:"read,omitempty"`
-	// Exec are files and trees the stage reads and executes.
-	Exec []string `json:"exec,omitempty"`
-	// Write are trees the stage reads and writes; they must exist.
-	Write []string `json:"write,omitempty"`
-	// Run also makes Read and Write executable: the stage belongs to a
-	// family that runs other programs.
-	Run bool `json:"run,omitempty"`
-	// held are descriptors opened at start-up for paths every launch
-	// names (the read trees, the devices); nil in the re-executed
-	// launcher.
-	held *heldPaths
-}
 
 // heldPaths are O_PATH descriptors of the paths every ruleset names,
 // opened once instead of per launch (an O_PATH open and a stat per rule
@@ -253,4 +234,17 @@ func restrict(p policy, filter bool) error {
 		}
 	}
 	return nil
+}
+
+// KernelSandbox reports whether this platform has the kernel sandbox
+// (Landlock and the seccomp socket filter): Linux only.
+const KernelSandbox = true
+
+// checkRuleset builds p's ruleset once and discards it (Probe).
+func checkRuleset(p policy) error {
+	fd, err := p.rulesetFD()
+	if err != nil {
+		return err
+	}
+	return unix.Close(fd)
 }

@@ -1,3 +1,7 @@
+//go:build linux
+
+// The seccomp socket filter: Linux only (ruleset_other.go elsewhere).
+
 package sandbox
 
 import (

@@ -1,8 +1,15 @@
+//go:build linux
+
+// Stages start from a restricted thread, traced for their rlimits: Linux
+// only (no_new_privs, Landlock and seccomp are per thread there, and
+// prlimit(2) and PTRACE_TRACEME exist); elsewhere thread_other.go.
+
 package sandbox
 
 import (
-	"errors"
 	"os"
+	"runtime"
+	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -88,16 +95,6 @@ func limitTraced(pid int, rs []rlimit) error {
 	return nil
 }
 
-// execError reports a failed fork or execve the way the re-executed
-// launcher does: "exec PATH: CAUSE", wrapping the errno.
-func execError(path string, err error) *StartError {
-	var errno syscall.Errno
-	if errors.As(err, &errno) {
-		return &StartError{Step: "exec", Msg: "exec " + path + ": " + errno.Error(), Err: errno}
-	}
-	return &StartError{Step: "exec", Msg: "exec " + path + ": " + err.Error()}
-}
-
 // waitExited blocks until pid has exited, without reaping it.
 func waitExited(pid int) {
 	var info unix.Siginfo
@@ -107,4 +104,37 @@ func waitExited(pid int) {
 			return
 		}
 	}
+}
+
+// traceWorks checks once per process that a traced start works
+// (ptrace(2) may be disabled: Yama ptrace_scope, container seccomp
+// profiles) by starting this binary's launcher mode, which exits at once.
+var traceWorks = sync.OnceValue(func() bool {
+	exe, err := os.Executable()
+	if err != nil {
+		return false
+	}
+	done := make(chan error)
+	go func() {
+		runtime.LockOSThread() // a traced child's tracer is this thread
+		defer runtime.UnlockOSThread()
+		p, err := os.StartProcess(exe, []string{exe, LauncherArg, probeArg}, &os.ProcAttr{Sys: &syscall.SysProcAttr{Ptrace: true}})
+		if err == nil {
+			err = limitTraced(p.Pid, nil)
+			_, _ = p.Wait()
+		}
+		done <- err
+	}()
+	return <-done == nil
+})
+
+// prlimits applies rs to process pid (prlimit(2)).
+func prlimits(pid int, rs []rlimit) error {
+	for _, r := range rs {
+		lim := unix.Rlimit{Cur: r.value.Cur, Max: r.value.Max}
+		if err := unix.Prlimit(pid, r.resource, &lim, nil); err != nil {
+			return fail("rlimit", "prlimit(%s, %d): %w", r.name, r.value.Cur, err)
+		}
+	}
+	return nil
 }

@@ -1,3 +1,9 @@
+//go:build linux
+
+// The pool of restricted threads is Linux-only, like the per-thread
+// restrictions it keeps (thread.go); elsewhere thread_other.go starts each
+// stage directly.
+
 package sandbox
 
 import (

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"golang.org/x/sys/unix"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/runner"
 )
@@ -59,7 +58,7 @@ func headline(res runner.Result, spec *runner.Spec) string {
 	case ps.exitCode != nil:
 		why = fmt.Sprintf("Command failed with exit status %d", *ps.exitCode)
 	case ps.signal != "":
-		why = fmt.Sprintf("Command terminated by signal %d (%s)", unix.SignalNum(ps.signal), ps.signal)
+		why = fmt.Sprintf("Command terminated by signal %d (%s)", signalNum(ps.signal), ps.signal)
 	default:
 		why = "Command did not report an exit status"
 	}

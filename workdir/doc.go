@@ -24,5 +24,14 @@
 // Not covered: the directory can be renamed or its contents changed by a
 // child while the call runs; a probe is advisory and every real open
 // re-checks through Root. Crossing mount points inside the directory is not
-// prevented (os.Root does not). Linux only: Path relies on /proc.
+// prevented (os.Root does not).
+//
+// Platforms: on Linux Path and Real come from /proc/self/fd. macOS
+// (pin_darwin.go) has no /proc and x/sys/unix exposes no fcntl(F_GETPATH)
+// wrapper, so Path and Real are the path Resolve resolved; Windows
+// (pin_windows.go) reads Real back from the handle
+// (GetFinalPathNameByHandle). On both, the child's chdir goes by that
+// path, so a rename between Open and the start is not seen by the child's
+// directory, while Root is opened by path and refused unless it is the
+// pinned directory (pin_other.go).
 package workdir

@@ -3,10 +3,7 @@ package workdir
 import (
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 )
@@ -17,7 +14,11 @@ func Within(path, dir string) bool {
 	if path == dir || dir == "/" {
 		return true
 	}
-	return strings.HasPrefix(path, dir+string(filepath.Separator))
+	sep := string(filepath.Separator)
+	if strings.HasSuffix(dir, sep) { // a Windows drive root, C:\ (clean with its separator)
+		return strings.HasPrefix(path, dir)
+	}
+	return strings.HasPrefix(path, dir+sep)
 }
 
 // Inside returns the first of dirs that contains path (see Within), or "".
@@ -75,13 +76,8 @@ type Dir struct {
 // that it lies inside one of allowed. Errors are *refusal.Rejection with
 // CodeDirectory.
 func Open(dir string, allowed []string) (*Dir, error) {
-	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	d, err := pin(dir)
 	if err != nil {
-		return nil, refuse(dir, "Directory is not accessible: %s: %v", dir, err)
-	}
-	d := &Dir{f: os.NewFile(uintptr(fd), dir), path: "/proc/self/fd/" + strconv.Itoa(fd)}
-	if d.real, err = os.Readlink(d.path); err != nil {
-		d.Close()
 		return nil, refuse(dir, "Directory is not accessible: %s: %v", dir, err)
 	}
 	root := Inside(d.real, allowed)
@@ -93,8 +89,7 @@ func Open(dir string, allowed []string) (*Dir, error) {
 		d.Close()
 		return nil, refuse(dir, "Directory %s is inside a .git directory: a call running there could rewrite the repository's configuration and hooks, which make git run programs", dir)
 	}
-	// Through the pinned link, so the root is the very same inode.
-	if d.root, err = os.OpenRoot(d.path); err != nil {
+	if d.root, err = openRoot(d); err != nil {
 		d.Close()
 		return nil, refuse(dir, "Directory is not accessible: %s: %v", dir, err)
 	}
@@ -111,8 +106,9 @@ func OpenAllowed(arg *string, allowed []string) (*Dir, error) {
 	return Open(dir, allowed)
 }
 
-// Path is a /proc/self/fd link to the pinned directory, for the child's
-// chdir; it is valid until Close.
+// Path is the pinned directory for the child's chdir, valid until Close:
+// on Linux a /proc/self/fd link to it, elsewhere its path when opened
+// (see pin_other.go).
 func (d *Dir) Path() string { return d.path }
 
 // Real is the directory's absolute path when it was opened.
@@ -138,8 +134,9 @@ func (d *Dir) Close() error {
 // open .GIT as .git). A ">" inside the call's directory is checked by
 // package redirect; this closes the call's directory itself.
 func inGitDir(path, root string) bool {
-	rel := strings.TrimPrefix(strings.TrimPrefix(path, root), "/")
-	for _, part := range strings.Split(rel, "/") {
+	sep := string(filepath.Separator)
+	rel := strings.TrimPrefix(strings.TrimPrefix(path, root), sep)
+	for _, part := range strings.Split(rel, sep) {
 		if strings.EqualFold(part, ".git") {
 			return true
 		}

@@ -106,7 +106,7 @@ func TestHTTPTransport(t *testing.T) {
 	}
 	t.Logf("exited %v after SIGTERM", time.Since(begin))
 	if alive(pid) {
-		syscall.Kill(pid, syscall.SIGKILL)
+		killPID(pid)
 		t.Errorf("call's process %d outlived the server", pid)
 	}
 	audit, _ := os.ReadFile(auditFile)

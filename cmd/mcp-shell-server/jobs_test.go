@@ -212,7 +212,7 @@ func TestJobKillTermIgnoringTree(t *testing.T) {
 			deadline := time.Now().Add(2 * time.Second)
 			for alive(pid) {
 				if time.Now().After(deadline) {
-					syscall.Kill(pid, syscall.SIGKILL)
+					killPID(pid)
 					t.Fatalf("process %d survived job_kill", pid)
 				}
 				time.Sleep(20 * time.Millisecond) // another process's state: nothing to wait on
@@ -523,7 +523,7 @@ func TestJobsAtShutdown(t *testing.T) {
 		pid := atoi(t, strings.TrimSpace(rd["data"].(string)))
 		js.stop(cs)
 		if alive(pid) {
-			syscall.Kill(pid, syscall.SIGKILL)
+			killPID(pid)
 			t.Fatalf("job process %d outlived the server", pid)
 		}
 		var end map[string]any

@@ -1,3 +1,7 @@
+//go:build linux
+
+// The server's process lifetime end to end (cgroup, subreaper, pidfds): Linux only.
+
 package main
 
 import (

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -275,14 +274,12 @@ func helperScript(t *testing.T, dir, name, body string) string {
 	return p
 }
 
-// alive reports whether pid still exists as a process that is not a zombie.
-func alive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
+// killPID SIGKILLs (TerminateProcess on Windows) a process a test
+// expected gone, so that it does not outlive the test.
+func killPID(pid int) {
+	if p, err := os.FindProcess(pid); err == nil {
+		_ = p.Kill()
 	}
-	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-	return len(f) > 0 && f[0] != "Z"
 }
 
 func readPID(t *testing.T, path string) int {
@@ -311,7 +308,7 @@ func TestTimeoutKillsProcessTree(t *testing.T) {
 		t.Fatalf("got %q", text(r))
 	}
 	if pid := readPID(t, filepath.Join(e.dir, "grandchild.pid")); alive(pid) {
-		syscall.Kill(pid, syscall.SIGKILL)
+		killPID(pid)
 		t.Fatalf("grandchild %d survived the timeout", pid)
 	}
 }
@@ -337,7 +334,7 @@ func TestCancellationKillsProcessGroup(t *testing.T) {
 	deadline := time.Now().Add(3 * time.Second)
 	for alive(pid) {
 		if time.Now().After(deadline) {
-			syscall.Kill(pid, syscall.SIGKILL)
+			killPID(pid)
 			t.Fatalf("child %d still running 3s after cancellation", pid)
 		}
 		time.Sleep(20 * time.Millisecond) // polling another process's state: no signal to wait on

@@ -10,8 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
-
-	"golang.org/x/sys/unix"
+	"syscall"
 )
 
 // Stat is what is read from /proc/<pid>/stat.
@@ -85,7 +84,7 @@ func Children(pid int) ([]int, error) {
 	for _, t := range tasks {
 		b, err := os.ReadFile(dir + "/" + t.Name() + "/children")
 		if err != nil {
-			if errors.Is(err, os.ErrNotExist) || errors.Is(err, unix.ESRCH) {
+			if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ESRCH) {
 				continue // the thread exited meanwhile
 			}
 			return nil, err

@@ -1,3 +1,7 @@
+//go:build darwin || linux
+
+// Fault injection that signals the server and its children (kill(2)): Linux and macOS.
+
 package fault
 
 import (

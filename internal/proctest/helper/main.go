@@ -1,3 +1,7 @@
+//go:build linux
+
+// The process-tree helper program: Linux only (setsid, /proc start times).
+
 // Command helper is a test program for process-lifetime tests: it runs a
 // list of steps that build the process trees programs really make
 // (setsid daemons, double forks, SIGTERM-deaf children, a held stdout) and

@@ -1,0 +1,37 @@
+//go:build windows
+
+// Whether a process is gone, on Windows: a wait on its process handle
+// (Linux and macOS: run_linux_test.go, run_darwin_test.go).
+
+package runner
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/windows"
+)
+
+// assertGone reads a pid from file and checks that the process exits
+// within slack.
+func assertGone(t *testing.T, pidFile string) {
+	t.Helper()
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatalf("grandchild pid: %v", err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := windows.OpenProcess(windows.SYNCHRONIZE, false, uint32(pid))
+	if err != nil {
+		return // no such process any more
+	}
+	defer windows.CloseHandle(h)
+	if ev, err := windows.WaitForSingleObject(h, uint32(slack.Milliseconds())); err != nil || ev != windows.WAIT_OBJECT_0 {
+		t.Errorf("grandchild %d still running after Run returned (%d, %v)", pid, ev, err)
+	}
+}

@@ -1,0 +1,17 @@
+//go:build windows
+
+// Windows has no re-executed launcher: there are no rlimits to set and no
+// execve to keep the process identity, so stages start directly.
+
+package sandbox
+
+import (
+	"fmt"
+	"os"
+)
+
+// RunLauncher refuses: the launcher mode exists only on Linux and macOS.
+func RunLauncher([]string) int {
+	fmt.Fprintln(os.Stderr, "mcp-shell-server launcher: not available on windows")
+	return launchExitCode
+}
