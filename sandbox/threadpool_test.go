@@ -1,5 +1,7 @@
 //go:build linux
 
+// Tests of the restricted-thread pool: Linux only, like the pool.
+
 package sandbox
 
 import (
