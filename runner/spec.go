@@ -98,8 +98,9 @@ const (
 )
 
 // Result is what a run produced. Stdout and Stderr hold at most OutputLimit
-// bytes each; StdoutBytes and StderrBytes count every byte the streams
-// carried (including discarded ones).
+// bytes each, in memory the runner no longer touches once Run returns;
+// StdoutBytes and StderrBytes count every byte the streams carried
+// (including discarded ones).
 type Result struct {
 	Outcome         Outcome
 	Stdout, Stderr  []byte
