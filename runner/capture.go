@@ -69,6 +69,7 @@ type capture struct {
 	kept      int64
 	total     int64
 	truncated bool
+	noSplice  bool // splice was tried: it ended the stream or was refused
 	sinkErr   error
 }
 
@@ -142,15 +143,24 @@ func (c *capture) count(n int64) {
 }
 
 // pastLimit reads past the cap: without drain, until one byte shows the
-// overflow; with drain, to the end, spliced to /dev/null when nobody needs
-// to see the bytes, else read into a pooled buffer and dropped.
+// overflow; with drain, to the end, spliced to /dev/null once nobody needs
+// to see the bytes (no tee, or a tee that failed: a tee may stop itself
+// that way when it has all it keeps), else read into a pooled buffer and
+// dropped.
 func (c *capture) pastLimit(r *os.File) {
-	if c.drain && (c.tee == nil || c.sink != nil) && spliceDrain && c.splice(r) {
-		return
-	}
-	bp := drainPool.Get().(*[]byte)
-	defer drainPool.Put(bp)
+	var bp *[]byte
+	defer func() {
+		if bp != nil {
+			drainPool.Put(bp)
+		}
+	}()
 	for {
+		if c.drain && c.unwatched() && c.splice(r) {
+			return
+		}
+		if bp == nil {
+			bp = drainPool.Get().(*[]byte)
+		}
 		n, err := r.Read(*bp)
 		if n > 0 {
 			c.see((*bp)[:n])
@@ -160,6 +170,12 @@ func (c *capture) pastLimit(r *os.File) {
 			return
 		}
 	}
+}
+
+// unwatched reports whether the bytes past the cap may be spliced away:
+// no tee sees them, and splicing is on and has not been refused.
+func (c *capture) unwatched() bool {
+	return spliceDrain && !c.noSplice && (c.tee == nil || c.sink != nil)
 }
 
 // splice discards the rest of r with splice(2) into /dev/null, which
@@ -174,6 +190,7 @@ func (c *capture) splice(r *os.File) bool {
 	if err != nil {
 		return false
 	}
+	c.noSplice = true // whatever happens, it is not tried again
 	for {
 		var n int64
 		var serr error

@@ -176,8 +176,11 @@ func human(n int64) string {
 	return strconv.FormatInt(n, 10) + "B"
 }
 
+// benchMode is the sandbox mode of the capture benchmarks: auto, the
+// server's default, unless MCP_SHELL_BENCH_SANDBOX names another (off,
+// limits, landlock) to see what the confinement costs.
 func benchMode() string {
-	if m := os.Getenv("CAPBENCH_MODE"); m != "" {
+	if m := os.Getenv("MCP_SHELL_BENCH_SANDBOX"); m != "" {
 		return m
 	}
 	return sandbox.ModeAuto

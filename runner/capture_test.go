@@ -138,6 +138,22 @@ func feedPipe(t *testing.T, c *capture, data []byte) {
 	<-wrote
 }
 
+// TestCaptureTeeStops: a tee that fails while the stream drains is
+// dropped and the rest is still counted to the end (spliced from then on).
+func TestCaptureTeeStops(t *testing.T) {
+	const size, limit = 3 << 20, 1 << 20
+	data := pattern(size)
+	tee := &failAfter{}
+	c := &capture{name: "stdout", limit: limit, drain: true, overflow: make(chan string, 2), tee: tee}
+	feedPipe(t, c, data)
+	if c.total != size || !c.truncated || !bytes.Equal(c.buf, data[:limit]) || c.tee != nil {
+		t.Errorf("counted %d of %d, kept %d, truncated %v, tee dropped %v", c.total, size, len(c.buf), c.truncated, c.tee == nil)
+	}
+	if tee.writes != 2 {
+		t.Errorf("tee written %d times, want 2 (dropped at its failure)", tee.writes)
+	}
+}
+
 // TestSpliceDeadline: a drain that splices stops at the read deadline the
 // supervisor sets when a descendant keeps the pipe open, as a read does.
 func TestSpliceDeadline(t *testing.T) {
