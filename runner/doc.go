@@ -31,10 +31,10 @@
 //     (the result is then a copy of its exact size), else one buffer of
 //     OutputLimit bytes, allocated once (a result using less than a
 //     quarter of it is copied into one of its own size). Past the cap the
-//     stream is marked truncated and either the runner
-//     stops reading it and terminates the group (Outcome OutputCapped; the
-//     byte count then covers what was read, at least OutputLimit+1) or,
-//     with DrainPastLimit, the excess is discarded while the byte count
+//     stream is marked truncated and either the runner stops reading it
+//     and terminates the group (Outcome OutputCapped; the byte count then
+//     covers what was read, at least OutputLimit+1) or, with
+//     DrainPastLimit, the excess is discarded while the byte count
 //     continues: spliced to /dev/null (splice(2), no copy) when no tee
 //     needs the bytes, else read into a pooled buffer, so memory stays
 //     flat however much the child writes. A stream that passed the cap
