@@ -3,16 +3,38 @@ package runner
 import (
 	"io"
 	"os"
+	"sync"
 	"sync/atomic"
 )
 
-// readChunk is the size of one read from a captured pipe: the default
-// Linux pipe capacity, so a full pipe drains in one read.
-const readChunk = 64 << 10
+// firstBuf is the size of a stream's first buffer, taken from a pool:
+// most outputs fit in it, so a call that prints little allocates only its
+// exact result, and one that prints more moves at most this much once,
+// into the buffer of OutputLimit bytes that the rest is read into.
+const firstBuf = 64 << 10
 
-// initialBuf is the first allocation of a capture buffer; it grows by
-// doubling up to the limit, never beyond it.
-const initialBuf = 512
+// drainBuf is the size of a read past the cap when the bytes are read
+// rather than spliced away (a tee sees them, or splice is refused),
+// pooled so that a drain allocates nothing. A pipe read returns at most
+// what the pipe holds (64 KiB by default): 64 KiB, 256 KiB and 1 MiB
+// measured alike in BenchmarkDrain/256MiB/tee.
+const drainBuf = 256 << 10
+
+// trimBelow: a stream that ends using less than 1/trimBelow of its buffer
+// of OutputLimit bytes is copied into one of its own size, so a result
+// kept after the call (a job's, until it expires) does not pin the whole
+// cap; the copy is then at most a quarter of the cap.
+const trimBelow = 4
+
+// The pools hold *[]byte, so that Put does not allocate.
+var (
+	firstPool = sync.Pool{New: func() any { b := make([]byte, firstBuf); return &b }}
+	drainPool = sync.Pool{New: func() any { b := make([]byte, drainBuf); return &b }}
+)
+
+// spliceDrain selects the splice path of a drain nobody watches (the
+// benchmark compares it with reading).
+var spliceDrain = true
 
 // capture reads one stream: it keeps the first limit bytes (in buf, or
 // written to sink for a ">" redirect), counts every byte, and reports the
@@ -27,10 +49,15 @@ type capture struct {
 	live     *atomic.Int64 // Spec.Progress's counter for this stream, or nil
 	tee      io.Writer     // Spec.StdoutTee or StderrTee, or nil (also after its first error)
 
+	// buf holds the kept bytes: first in a pooled buffer (pooled), then,
+	// if they outgrow it, in one of capacity limit; reads go straight into
+	// its free capacity.
 	buf       []byte
+	pooled    *[]byte
 	kept      int64
 	total     int64
 	truncated bool
+	noSplice  bool // splice was tried: it ended the stream or was refused
 	sinkErr   error
 }
 
@@ -39,44 +66,46 @@ type capture struct {
 // writers block on the full pipe until the group is terminated, so they
 // neither run on nor finish unnoticed.
 func (c *capture) run(r *os.File) {
-	chunk := make([]byte, readChunk)
-	for {
-		n, err := r.Read(chunk)
-		if n > 0 {
-			c.add(chunk[:n])
-		}
-		if err != nil || c.truncated && !c.drain {
+	defer c.settle()
+	for c.kept < c.limit {
+		p := c.room()
+		n, err := r.Read(p)
+		c.keep(p[:n])
+		if err != nil {
 			return
 		}
 	}
+	c.pastLimit(r)
 }
 
-func (c *capture) add(p []byte) {
-	if c.tee != nil && c.sink == nil {
-		if _, err := c.tee.Write(p); err != nil {
-			c.tee = nil
-		}
+// room returns where the next kept bytes are read to: the free capacity
+// of buf, or for a ">" file the pooled buffer, never past the limit.
+func (c *capture) room() []byte {
+	if c.pooled == nil && len(c.buf) == 0 {
+		c.pooled = firstPool.Get().(*[]byte)
+		c.buf = (*c.pooled)[:0:min(firstBuf, c.limit)]
 	}
-	c.total += int64(len(p))
-	if c.live != nil {
-		c.live.Store(c.total)
+	if c.sink != nil {
+		return c.buf[:min(int64(cap(c.buf)), c.limit-c.kept)]
 	}
-	keep := min(int64(len(p)), c.limit-c.kept)
-	if keep > 0 {
-		c.keep(p[:keep])
+	if len(c.buf) == cap(c.buf) { // the first buffer is full: the one buffer of the cap
+		nb := make([]byte, len(c.buf), c.limit)
+		copy(nb, c.buf)
+		c.release()
+		c.buf = nb
 	}
-	if keep < int64(len(p)) && !c.truncated {
-		c.truncated = true
-		if !c.drain {
-			c.overflow <- c.name // buffered for both streams; never blocks
-		}
-	}
+	return c.buf[len(c.buf):cap(c.buf)]
 }
 
+// keep takes p, just read into room's slice.
 func (c *capture) keep(p []byte) {
+	if len(p) == 0 {
+		return
+	}
+	c.see(p)
 	c.kept += int64(len(p))
 	if c.sink == nil {
-		c.buf = append(grow(c.buf, int64(len(p)), c.limit), p...)
+		c.buf = c.buf[:len(c.buf)+len(p)]
 		return
 	}
 	if c.sinkErr == nil {
@@ -84,15 +113,86 @@ func (c *capture) keep(p []byte) {
 	}
 }
 
-// grow returns b with room for n more bytes and a capacity never above
-// limit (callers guarantee len(b)+n <= limit).
-func grow(b []byte, n, limit int64) []byte {
-	need := int64(len(b)) + n
-	if need <= int64(cap(b)) {
-		return b
+// see counts p and hands it to the tee (which a ">" file's bytes skip).
+func (c *capture) see(p []byte) {
+	if c.tee != nil && c.sink == nil {
+		if _, err := c.tee.Write(p); err != nil {
+			c.tee = nil
+		}
 	}
-	size := min(max(2*int64(cap(b)), need, initialBuf), limit)
-	nb := make([]byte, len(b), size)
-	copy(nb, b)
-	return nb
+	c.count(int64(len(p)))
+}
+
+func (c *capture) count(n int64) {
+	c.total += n
+	if c.live != nil {
+		c.live.Store(c.total)
+	}
+}
+
+// pastLimit reads past the cap: without drain, until one byte shows the
+// overflow; with drain, to the end, spliced to /dev/null once nobody needs
+// to see the bytes (no tee, or a tee that failed: a tee may stop itself
+// that way when it has all it keeps), else read into a pooled buffer and
+// dropped.
+func (c *capture) pastLimit(r *os.File) {
+	var bp *[]byte
+	defer func() {
+		if bp != nil {
+			drainPool.Put(bp)
+		}
+	}()
+	for {
+		if c.drain && c.unwatched() && c.splice(r) {
+			return
+		}
+		if bp == nil {
+			bp = drainPool.Get().(*[]byte)
+		}
+		n, err := r.Read(*bp)
+		if n > 0 {
+			c.see((*bp)[:n])
+			c.overflowed()
+		}
+		if err != nil || !c.drain && c.truncated {
+			return
+		}
+	}
+}
+
+// unwatched reports whether the bytes past the cap may be spliced away:
+// no tee sees them, and splicing is on and has not been refused.
+func (c *capture) unwatched() bool {
+	return spliceDrain && !c.noSplice && (c.tee == nil || c.sink != nil)
+}
+
+// overflowed marks the stream truncated; the first time, without drain,
+// it tells the supervisor.
+func (c *capture) overflowed() {
+	if c.truncated {
+		return
+	}
+	c.truncated = true
+	if !c.drain {
+		c.overflow <- c.name // buffered for both streams; never blocks
+	}
+}
+
+// settle leaves buf holding exactly the kept bytes in memory of the
+// result's own, and gives the pooled buffer back.
+func (c *capture) settle() {
+	switch {
+	case c.sink != nil || len(c.buf) == 0:
+		c.buf = nil
+	case c.pooled != nil, len(c.buf) < cap(c.buf)/trimBelow:
+		c.buf = append([]byte(nil), c.buf...)
+	}
+	c.release()
+}
+
+func (c *capture) release() {
+	if c.pooled != nil {
+		firstPool.Put(c.pooled)
+		c.pooled = nil
+	}
 }

@@ -26,13 +26,23 @@
 //   - Spec.StdoutTee and StderrTee see every captured byte as it is read,
 //     past the cap too when draining, so a caller can retain more than
 //     OutputLimit without the runner holding it in memory.
-//   - Each stream keeps at most OutputLimit bytes (buffers grow on demand).
-//     Past the cap the stream is marked truncated and either the runner
-//     stops reading it and terminates the group (Outcome OutputCapped; the
-//     byte count then covers what was read, at least OutputLimit+1) or,
-//     with DrainPastLimit, the excess is read and discarded while the byte
-//     count continues. A stream that passed the cap while the stages exited
-//     on their own is still reported as OutputCapped (unless draining).
+//   - Each stream keeps at most OutputLimit bytes, read straight into the
+//     buffer it is returned in: a pooled 64 KiB one while the output fits
+//     (the result is then a copy of its exact size), else one buffer of
+//     OutputLimit bytes, allocated once (a result using less than a
+//     quarter of it is copied into one of its own size). Past the cap the
+//     stream is marked truncated and either the runner stops reading it
+//     and terminates the group (Outcome OutputCapped; the byte count then
+//     covers what was read, at least OutputLimit+1) or, with
+//     DrainPastLimit, the excess is discarded while the byte count
+//     continues: spliced to /dev/null (splice(2), no copy) when no tee
+//     needs the bytes, else read into a pooled buffer, so memory stays
+//     flat however much the child writes. A stream that passed the cap
+//     while the stages exited on their own is still reported as
+//     OutputCapped (unless draining).
+//   - Result.Stdout and Stderr are the caller's: the runner neither keeps
+//     nor writes them once Run has returned, so a caller may alias them
+//     (for example as a string with unsafe.String) instead of copying.
 //   - Spec.Dir is the call's pinned working directory (workdir.Dir): the
 //     stages chdir into it and the "<" and ">" files open through it.
 //   - A ">"/">>" file is not handed to the child: the last stage writes to a

@@ -51,7 +51,8 @@ type Spec struct {
 	// at the cap tees what was read). A ">" file's bytes are not captured,
 	// so StdoutTee sees none of them. Each is written only by its stream's
 	// reading goroutine and must not keep the slice; the first write error
-	// stops that tee, not the run.
+	// stops that tee, not the run (so a tee that has all it keeps may fail
+	// on purpose: a drain then splices the rest away instead of reading it).
 	StdoutTee, StderrTee io.Writer
 	// StdinFrom, when not nil, is the first stage's stdin (the read end of
 	// a pipe the caller writes, or an open file); Stdin and StdinFile are
@@ -98,8 +99,9 @@ const (
 )
 
 // Result is what a run produced. Stdout and Stderr hold at most OutputLimit
-// bytes each; StdoutBytes and StderrBytes count every byte the streams
-// carried (including discarded ones).
+// bytes each, in memory the runner no longer touches once Run returns;
+// StdoutBytes and StderrBytes count every byte the streams carried
+// (including discarded ones).
 type Result struct {
 	Outcome         Outcome
 	Stdout, Stderr  []byte
