@@ -19,7 +19,7 @@ func base(cfg Config, parent func(string) (string, bool)) map[string]string {
 	if cfg.Home != "" {
 		vals["HOME"] = cfg.Home
 	}
-	for _, names := range [][]string{identityNames, localeNames} {
+	for _, names := range [][]string{identityNames, localeNames, platformNames} {
 		for _, name := range names {
 			if v, ok := parent(name); ok && v != "" {
 				vals[name] = v

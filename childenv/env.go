@@ -7,10 +7,6 @@ import (
 	"strings"
 )
 
-// DefaultPath is the child PATH on POSIX when PATH is not delegated and
-// MCP_SHELL_SAFE_PATH is unset or blank (spec "Child process environment").
-const DefaultPath = "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
-
 // reserved names are never forwarded, even when allowlisted: they steer the
 // server's own machinery, not the child's.
 var reserved = map[string]bool{"MCPGODEBUG": true}

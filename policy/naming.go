@@ -20,12 +20,17 @@ type naming struct {
 	// system does not support" them, CreateFile strips them); and every
 	// Windows-only refusal group applies in every spelling.
 	windows bool
+	// systemRoots name the variables holding the Windows directory, whose
+	// own programs are refused (systemDir), and defaultRoot is used when
+	// none is set.
+	systemRoots []string
+	defaultRoot string
 }
 
 // namings is the naming of each platform; a GOOS not listed names like
 // Linux.
 var namings = map[string]naming{
-	"windows": {separators: `/\`, windows: true},
+	"windows": {separators: `/\`, windows: true, systemRoots: []string{"SystemRoot", "windir"}, defaultRoot: `C:\Windows`},
 }
 
 // namingFor returns the naming rules of goos.
@@ -115,4 +120,30 @@ func extIn(base string, exts []string) string {
 		return ""
 	}
 	return base[i:]
+}
+
+// systemDir returns the Windows directory that file lies in, or "" (always
+// "" off Windows). Its programs share names with the GNU tools the
+// recognizers know but not their grammars: System32's sort.exe writes a
+// file with /O, find.exe and more.com read any file, xcopy and robocopy
+// copy trees (Microsoft Learn, Windows Commands reference). The
+// comparison folds case, as NTFS does by default.
+func (n naming) systemDir(file string, getenv func(string) string) string {
+	if !n.windows || file == "" {
+		return ""
+	}
+	roots := []string{n.defaultRoot}
+	for _, v := range n.systemRoots {
+		if r := getenv(v); r != "" {
+			roots = append(roots, r)
+		}
+	}
+	f := strings.ReplaceAll(file, "/", `\`)
+	for _, root := range roots {
+		r := strings.TrimRight(strings.ReplaceAll(root, "/", `\`), `\`)
+		if len(f) > len(r) && strings.EqualFold(f[:len(r)], r) && f[len(r)] == '\\' {
+			return root
+		}
+	}
+	return ""
 }

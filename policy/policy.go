@@ -44,11 +44,12 @@ type Policy struct {
 	cfg         Config
 	commands    map[string]bool
 	programPath string
+	naming      naming // the host's; tests pick another platform's
 }
 
 // New builds a Policy from cfg.
 func New(cfg Config) *Policy {
-	p := &Policy{cfg: cfg, commands: make(map[string]bool, len(cfg.Commands))}
+	p := &Policy{cfg: cfg, commands: make(map[string]bool, len(cfg.Commands)), naming: hostNaming}
 	for _, c := range cfg.Commands {
 		p.commands[c] = true
 	}
@@ -163,11 +164,17 @@ func (p *Policy) checkStage(argv []string, stageOffset int, offsets []int, dir *
 	if err != nil {
 		return "", err
 	}
-	res, found := p.resolveProgram(name)
+	res, found, err := p.resolveProgram(name, offsets[0])
+	if err != nil {
+		return "", err
+	}
 	if err := p.checkLocation(name, offsets[0], res, found, dir); err != nil {
 		return "", err
 	}
 	if err := checkTargets(name, offsets[0], res); err != nil {
+		return "", err
+	}
+	if err := p.checkSystemDir(name, offsets[0], res); err != nil {
 		return "", err
 	}
 	if err := p.recognize(argv, offsets, p.recognizerContext(dir, res)); err != nil {

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,13 +22,19 @@ import (
 
 // resolveProgram resolves name for the stage the way the runner will. A
 // name that is not found yields a zero Program: the runner will fail to
-// start it, and recognizers then judge by the name alone.
-func (p *Policy) resolveProgram(name string) (childenv.Resolution, bool) {
+// start it, and recognizers then judge by the name alone. A name the
+// search finds as a script Windows would hand to cmd.exe or a script host
+// is refused here, with the file it found.
+func (p *Policy) resolveProgram(name string, index int) (childenv.Resolution, bool, error) {
 	r, err := childenv.Resolve(name, p.programPath, "")
-	if err != nil {
-		return childenv.Resolution{}, false
+	if se, ok := errors.AsType[*childenv.ScriptFileError](err); ok {
+		return r, false, reject(CodeRefusedProgram, index, name,
+			"Command rejected by default security policy: %q resolves to %s, a script Windows runs through %s: refused whatever the allowlist says", name, se.File, se.Host)
 	}
-	return r, true
+	if err != nil {
+		return childenv.Resolution{}, false, nil
+	}
+	return r, true, nil
 }
 
 // checkLocation refuses a relative program path (it names a file in the
@@ -86,6 +93,17 @@ func checkTargets(name string, index int, r childenv.Resolution) error {
 		if n, category, ok := Refused(t); ok {
 			return refusedTarget(name, index, f, n, category)
 		}
+	}
+	return nil
+}
+
+// checkSystemDir refuses, on Windows, a program inside the Windows
+// directory (naming.systemDir), found through any PATH entry.
+func (p *Policy) checkSystemDir(name string, index int, r childenv.Resolution) error {
+	getenv := func(v string) string { s, _ := p.getenv(v); return s }
+	if dir := p.naming.systemDir(r.Real, getenv); dir != "" {
+		return reject(CodeRefusedProgram, index, name,
+			"Command rejected by default security policy: %q resolves to %s, inside the Windows directory %s, whose programs (sort, find, more, xcopy, ...) have grammars the argument rules do not know: refused whatever the allowlist says", name, r.Real, dir)
 	}
 	return nil
 }
