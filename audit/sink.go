@@ -12,8 +12,8 @@ import (
 )
 
 // DefaultQueue is how many lines a Sink holds for a destination that is
-// not keeping up: enough for every running call to finish at once many
-// times over (MCP_SHELL_MAX_CONCURRENT defaults to 16), small enough that
+// not keeping up: enough for every running call to finish at once four
+// times over (MCP_SHELL_MAX_CONCURRENT defaults to 64), small enough that
 // a blocked destination stops new calls (Reserve fails) after seconds, not
 // after memory is gone.
 const DefaultQueue = 256

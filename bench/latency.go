@@ -96,7 +96,7 @@ func (b *bench) latency(ctx context.Context) error {
 			defer peer.close()
 		}
 	}
-	groups := []*latencyGroup{{title: "`true`", short: "`true`", n: b.o.n, floorGoal: 1.5, peerGoal: 4, series: []*series{
+	groups := []*latencyGroup{{title: "`true`", short: "`true`", n: b.o.n, floorGoal: 1.3, peerGoal: 4, series: []*series{
 		{name: "floor: os/exec /bin/true", do: floorExec("/bin/true")},
 		{name: "ours: shell_execute true", do: oursShell(ours, []string{"true"}, 0)},
 		{name: "peer: shell_execute true", do: peerShell(peer, "true", false, 0), peer: true},
