@@ -63,7 +63,8 @@ type Transport struct {
 	once     sync.Once
 	relOnce  sync.Once
 
-	writeMu sync.Mutex
+	writeMu  sync.Mutex
+	deferred *deferrals
 
 	// mu guards inflight; drained is signalled when it changes.
 	mu       sync.Mutex
@@ -93,6 +94,7 @@ func New(r io.Reader, w io.Writer, o Options) *Transport {
 		release:  make(chan struct{}),
 		closed:   make(chan struct{}),
 		inflight: map[jsonrpc.ID]*request{},
+		deferred: newDeferrals(),
 	}
 	t.drained = sync.NewCond(&t.mu)
 	return t
@@ -143,12 +145,26 @@ func (t *Transport) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-// Write implements mcp.Connection: one message, one line, one Write; a
-// response to a cancelled request is dropped.
+// Write implements mcp.Connection: one message, one line; a response to
+// a cancelled request is dropped (and forgets its deferred value). A
+// successful response is written around the result the SDK encoded
+// (writeResponse); other messages go through jsonrpc.EncodeMessage.
 func (t *Transport) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if resp, ok := msg.(*jsonrpc.Response); ok && !t.settle(resp.ID) {
+	resp, isResp := msg.(*jsonrpc.Response)
+	if !isResp {
+		return t.encodeAndWrite(msg)
+	}
+	v, at, n := t.deferred.take(resp.Result)
+	if !t.settle(resp.ID) {
 		return nil
 	}
+	if resp.Error != nil || !resp.ID.IsValid() || len(resp.Result) == 0 {
+		return t.encodeAndWrite(msg)
+	}
+	return t.writeResponse(resp, v, at, n)
+}
+
+func (t *Transport) encodeAndWrite(msg jsonrpc.Message) error {
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return fmt.Errorf("framing: encoding a message: %w", err)
@@ -168,6 +184,11 @@ func (t *Transport) settle(id jsonrpc.ID) bool {
 }
 
 func (t *Transport) writeLine(data []byte) error {
+	return t.write(func() error { _, err := t.w.Write(append(data, '\n')); return err })
+}
+
+// write runs one message's writes under writeMu, unless t is closed.
+func (t *Transport) write(f func() error) error {
 	select {
 	case <-t.closed:
 		return mcp.ErrConnectionClosed
@@ -175,8 +196,7 @@ func (t *Transport) writeLine(data []byte) error {
 	}
 	t.writeMu.Lock()
 	defer t.writeMu.Unlock()
-	_, err := t.w.Write(append(data, '\n'))
-	return err
+	return f()
 }
 
 // Drain waits until no request is in flight, or ctx is done.
@@ -214,6 +234,7 @@ func (t *Transport) Close() error {
 	default:
 		close(t.closed)
 	}
+	t.deferred.clear()
 	t.EndInput()
 	return nil
 }
