@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 )
@@ -71,6 +72,26 @@ func TestSpliceStreamsMatchesMarshal(t *testing.T) {
 		}
 		if !json.Valid(got) {
 			t.Errorf("not valid JSON: %.200s", got)
+		}
+	}
+}
+
+// BenchmarkWriteJSONString is the escaper alone on 1 MiB, against a plain
+// copy of the same bytes through the same buffer (the floor).
+func BenchmarkWriteJSONString(b *testing.B) {
+	for _, in := range answerInputs[:1] {
+		s := string(in.out)
+		for _, c := range []struct {
+			name string
+			do   func(w *bufio.Writer)
+		}{{"copy", func(w *bufio.Writer) { w.WriteString(s) }}, {"escape", func(w *bufio.Writer) { writeJSONString(w, s) }}, {"escape-nul", func(w *bufio.Writer) { writeJSONString(w, string(answerInputs[2].out)) }}} {
+			b.Run(in.name+"/"+c.name, func(b *testing.B) {
+				w := bufio.NewWriterSize(io.Discard, 64<<10)
+				b.SetBytes(int64(len(s)))
+				for b.Loop() {
+					c.do(w)
+				}
+			})
 		}
 	}
 }

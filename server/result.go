@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/sys/unix"
@@ -142,7 +143,12 @@ func structured(res runner.Result) *ShellOutput {
 }
 
 // lossy converts output bytes to valid UTF-8, replacing invalid sequences
-// with U+FFFD, so the JSON result is always valid.
+// with U+FFFD, so the JSON result is always valid. Valid output, the
+// common case, is checked by utf8.Valid (eight ASCII bytes at a time) and
+// copied once; only invalid output takes the repair pass.
 func lossy(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
 	return strings.ToValidUTF8(string(b), "\uFFFD")
 }
