@@ -40,8 +40,10 @@ func BenchmarkCat1MiB(b *testing.B) {
 // BenchmarkStdioCat1MiB is BenchmarkCat1MiB through ServeStdio and the
 // framing layer over pipes, the path a stdio client takes: the answer is
 // encoded and written by the transport rather than handed over in memory.
+// The text limit is the default (16 KiB per stream), as a server runs.
 func BenchmarkStdioCat1MiB(b *testing.B) {
 	s, _ := newTestServer(b, "cat")
+	s.opts.Limits.TextLimit = 16 << 10
 	dir := s.opts.AllowedDirs[0]
 	if err := os.WriteFile(filepath.Join(dir, "big.txt"), []byte(strings.Repeat("0123456789abcde\n", 1<<16)), 0o644); err != nil {
 		b.Fatal(err)
@@ -162,5 +164,44 @@ func BenchmarkAnswer(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkClientDecode is what a go-sdk client spends on one answer
+// line, for comparison with the server's share (BenchmarkAnswer): the
+// JSON-RPC message decoded, then the CallToolResult with its structured
+// content (as the client's CallTool does).
+func BenchmarkClientDecode(b *testing.B) {
+	for _, in := range answerInputs {
+		b.Run(in.name, func(b *testing.B) {
+			var line bytes.Buffer
+			t := framing.New(strings.NewReader(""), &line, framing.Options{})
+			ctx := framing.NewContext(context.Background(), t)
+			run, spec := shapedRun(in.out)
+			res, out := shape(run, spec, textView{limit: 16 << 10})
+			if err := setStructured(ctx, res, out); err != nil {
+				b.Fatal(err)
+			}
+			raw, err := json.Marshal(res)
+			if err != nil {
+				b.Fatal(err)
+			}
+			id, _ := jsonrpc.MakeID(float64(1))
+			if err := t.Write(ctx, &jsonrpc.Response{ID: id, Result: raw}); err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(in.out)))
+			b.ReportMetric(float64(line.Len()), "answer-bytes")
+			for b.Loop() {
+				msg, err := jsonrpc.DecodeMessage(bytes.TrimSuffix(line.Bytes(), []byte("\n")))
+				if err != nil {
+					b.Fatal(err)
+				}
+				var r mcp.CallToolResult
+				if err := json.Unmarshal(msg.(*jsonrpc.Response).Result, &r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
