@@ -79,6 +79,15 @@ type latencyGroup struct {
 // (the benchmark's client takes frames up to 1 GiB, harness.go).
 var catSizes = []int64{1 << 20, 16 << 20}
 
+// catSizes are the sizes this run measures: a smoke run (CI, < 60 s) only
+// the first.
+func (b *bench) catSizes() []int64 {
+	if b.o.smoke {
+		return catSizes[:1]
+	}
+	return catSizes
+}
+
 // latency is sections 1 and 2: per-call round trip of `true` and of `cat`
 // of a file per catSizes, ours against the os/exec floor and the peer, all
 // in one interleaved loop per group.
@@ -105,13 +114,13 @@ func (b *bench) latency(ctx context.Context) error {
 	// The cat groups run on a server of their own whose output cap fits
 	// the largest file, so that the `true` server keeps the default cap.
 	oursCat := ours
-	if big := slices.Max(catSizes); big > defaultOutputCap {
+	if big := slices.Max(b.catSizes()); big > defaultOutputCap {
 		if oursCat, err = launch(ctx, b.oursSpec("MCP_SHELL_OUTPUT_LIMIT_BYTES="+itoa(big))); err != nil {
 			return err
 		}
 		defer oursCat.close()
 	}
-	for _, size := range catSizes {
+	for _, size := range b.catSizes() {
 		g, err := b.catGroup(oursCat, peer, size)
 		if err != nil {
 			return err

@@ -44,7 +44,8 @@ func (b *bench) throughput(ctx context.Context) error {
 		}
 	}
 	var floor, drains, fixed, captures []drainRun
-	bigs := bigOutputs(name, &captures)
+	bigs := bigOutputs(name, capSize, b.o.smoke)
+	bigs[0].shared = &captures // the text answer is the capture run
 	for i := range reps {
 		steps := []func() error{func() error {
 			d, err := pipeFloor(ctx, size)
@@ -65,7 +66,7 @@ func (b *bench) throughput(ctx context.Context) error {
 			captures = append(captures, r)
 			return err
 		}}
-		if err := rotated(i, append(steps, b.bigOutputSteps(ctx, bigs, capEnv, capSize, peer)...)...); err != nil {
+		if err := rotated(i, append(steps, b.bigOutputSteps(ctx, bigs, peer)...)...); err != nil {
 			return err
 		}
 	}
@@ -152,7 +153,7 @@ func (b *bench) reportThroughput(size, capSize int64, defaultCap int, floor, dra
 	limit := func(c int64) int64 { return (2*c + 32<<20) >> 10 }
 	b.addGoal("peak RSS, "+human(size)+" drained (cap 1 MiB)", fmt.Sprintf("≤ 2 × cap + 32 MiB = %s", kib(limit(int64(defaultCap)))), kib(hwm), hwm <= limit(int64(defaultCap)))
 	b.addGoal("peak RSS, "+human(capSize)+" captured (cap "+human(capSize)+")", fmt.Sprintf("≤ 2 × cap + 32 MiB = %s", kib(limit(capSize))), kib(chwm), chwm <= limit(capSize))
-	b.reportBigOutputs(p, bigs, capSize)
+	b.reportBigOutputs(p, bigs)
 }
 
 // walls is the wall time of each run.
