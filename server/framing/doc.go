@@ -25,6 +25,11 @@
 //     -32602 invalid params) carrying its id when one could be read, and
 //     Options.OnRefused learns of it; the session goes on. A batch gets an
 //     array of errors, one per element that has an id.
+//   - A request past Options.MaxInFlight requests awaiting their response,
+//     or past Options.MaxInFlightBytes of their lines (a single request is
+//     always taken when none is in flight), is answered with CodeBusy and
+//     Options.OnRefused learns of it: a client cannot make the server hold
+//     an unbounded number of requests (SECURITY.md, memory).
 //   - A response (no method) that is malformed cannot be answered; it is
 //     logged and dropped.
 //   - Every other message is passed to the SDK as read. Requests with an

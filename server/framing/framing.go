@@ -21,6 +21,18 @@ import (
 // the SDK's own decoder gives up at 1000.
 const DefaultMaxDepth = 64
 
+// DefaultMaxInFlight and DefaultMaxInFlightBytes bound the requests in
+// flight: far more than a client pipelines (the SDK clients send one
+// request per caller), and at most four lines of the maximal length.
+const (
+	DefaultMaxInFlight      = 256
+	DefaultMaxInFlightBytes = 64 << 20
+)
+
+// CodeBusy answers a request past MaxInFlight or MaxInFlightBytes: a
+// JSON-RPC implementation-defined server error (-32000..-32099).
+const CodeBusy = -32000
+
 // Options configure a Transport.
 type Options struct {
 	// MaxLine caps one message in bytes (0: mcp.DefaultMaxLineLength,
@@ -28,6 +40,13 @@ type Options struct {
 	MaxLine int
 	// MaxDepth caps nesting (0: DefaultMaxDepth).
 	MaxDepth int
+	// MaxInFlight caps the requests awaiting their response, and
+	// MaxInFlightBytes the sum of their lines' lengths (0: the defaults).
+	// A request past either is answered with CodeBusy and never reaches
+	// the SDK, so what a client can make the server hold for requests it
+	// has not answered yet is bounded (SECURITY.md, memory).
+	MaxInFlight      int
+	MaxInFlightBytes int
 	// OnRefused, when not nil, is called (from the reading goroutine) for
 	// every message answered with an error here.
 	OnRefused func(Refusal)
@@ -66,14 +85,17 @@ type Transport struct {
 	writeMu  sync.Mutex
 	deferred *deferrals
 
-	// mu guards inflight; drained is signalled when it changes.
-	mu       sync.Mutex
-	inflight map[jsonrpc.ID]*request
+	// mu guards inflight and inflightBytes; drained is signalled when
+	// they change.
+	mu            sync.Mutex
+	inflight      map[jsonrpc.ID]*request
+	inflightBytes int
 	drained  *sync.Cond
 }
 
 type request struct {
 	cancelled bool
+	size      int // the line's length
 }
 
 // New returns a Transport reading messages from r and writing them to w.
@@ -83,6 +105,12 @@ func New(r io.Reader, w io.Writer, o Options) *Transport {
 	}
 	if o.MaxDepth == 0 {
 		o.MaxDepth = DefaultMaxDepth
+	}
+	if o.MaxInFlight == 0 {
+		o.MaxInFlight = DefaultMaxInFlight
+	}
+	if o.MaxInFlightBytes == 0 {
+		o.MaxInFlightBytes = DefaultMaxInFlightBytes
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
@@ -178,6 +206,9 @@ func (t *Transport) settle(id jsonrpc.ID) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	r := t.inflight[id]
+	if r != nil {
+		t.inflightBytes -= r.size
+	}
 	delete(t.inflight, id)
 	t.drained.Broadcast()
 	return r == nil || !r.cancelled
@@ -387,10 +418,17 @@ func (t *Transport) validate(line []byte) (jsonrpc.Message, bool) {
 	if id.IsValid() {
 		t.mu.Lock()
 		_, busy := t.inflight[id]
-		if !busy {
-			t.inflight[id] = &request{}
+		full := len(t.inflight) >= t.opts.MaxInFlight || (len(t.inflight) > 0 && t.inflightBytes+len(line) > t.opts.MaxInFlightBytes)
+		if !busy && !full {
+			t.inflight[id] = &request{size: len(line)}
+			t.inflightBytes += len(line)
 		}
+		n, held := len(t.inflight), t.inflightBytes
 		t.mu.Unlock()
+		if full && !busy {
+			t.refuse(id, method, tool, CodeBusy, fmt.Sprintf("server busy: %d requests (%d bytes) are awaiting their responses, the most this server holds (at most %d, %d bytes); send this one again once some are answered", n, held, t.opts.MaxInFlight, t.opts.MaxInFlightBytes))
+			return nil, false
+		}
 		if busy {
 			t.notify(Refusal{ID: id, Method: method, Tool: tool, Code: jsonrpc.CodeInvalidRequest, Quoted: fmt.Sprint(id.Raw()),
 				Message: fmt.Sprintf("invalid request: request id %v is already in use by a request in flight", id.Raw())})
