@@ -90,7 +90,7 @@ type Transport struct {
 	mu            sync.Mutex
 	inflight      map[jsonrpc.ID]*request
 	inflightBytes int
-	drained  *sync.Cond
+	drained       *sync.Cond
 }
 
 type request struct {
