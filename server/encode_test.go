@@ -3,10 +3,16 @@ package server
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/server/framing"
 )
 
 // TestWriteJSONStringMatchesEncodingJSON: the streaming escaper writes the
@@ -95,3 +101,59 @@ func BenchmarkWriteJSONString(b *testing.B) {
 		}
 	}
 }
+
+// TestDeferredAnswerHoldsNoEscapedCopy: over the stdio framing layer a
+// 4 MiB NUL output, 24 MiB once escaped, is answered without any escaped
+// copy of it in memory: what encoding the answer allocates stays within
+// the write buffer, the escape scratch and the 16 KiB text (SECURITY.md,
+// memory). The same measurement of the SDK's own encoding (HTTP) sees at
+// least one escaped copy, so it can tell.
+func TestDeferredAnswerHoldsNoEscapedCopy(t *testing.T) {
+	const n = 4 << 20
+	id, err := jsonrpc.MakeID(float64(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name     string
+		stdio    bool
+		min, max uint64 // bounds on the bytes allocated
+	}{
+		{"stdio", true, 0, 2 << 20},
+		{"sdk", false, 6 * n, 1 << 40},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var wrote countingWriter
+			tr := framing.New(strings.NewReader(""), &wrote, framing.Options{})
+			ctx := context.Background()
+			if c.stdio {
+				ctx = framing.NewContext(ctx, tr)
+			}
+			run, spec := shapedRun(make([]byte, n))
+			res, out := shape(run, spec, textView{limit: 16 << 10})
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			if err := setStructured(ctx, res, out); err != nil {
+				t.Fatal(err)
+			}
+			raw, err := json.Marshal(res) // the SDK's pass over the result
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tr.Write(ctx, &jsonrpc.Response{ID: id, Result: raw}); err != nil {
+				t.Fatal(err)
+			}
+			runtime.ReadMemStats(&after)
+			if wrote < 6*n {
+				t.Fatalf("wrote %d bytes, want the escaped output (%d) and more", wrote, 6*n)
+			}
+			if got := after.TotalAlloc - before.TotalAlloc; got < c.min || got > c.max {
+				t.Errorf("encoding the answer allocated %d bytes, want %d to %d (one escaped copy is %d)", got, c.min, c.max, 6*n)
+			}
+		})
+	}
+}
+
+type countingWriter int64
+
+func (c *countingWriter) Write(p []byte) (int, error) { *c += countingWriter(len(p)); return len(p), nil }
