@@ -23,6 +23,8 @@ type bigOutput struct {
 	// escapeFactor is how many bytes of JSON each output byte becomes.
 	escapeFactor int64
 	ours, limit  []drainRun
+	raw          []drainRun // ours through rawOnce: the answer not decoded
+	rawSize      int64      // the answer's length in bytes
 	peer         []drainRun
 	peerErr      error
 	shared       *[]drainRun // ours, when another row measures it (set by the caller)
@@ -58,6 +60,10 @@ func (b *bench) bigOutputSteps(ctx context.Context, bigs []*bigOutput, peer *ser
 			})
 		}
 		steps = append(steps, func() error {
+			r, size, err := b.rawOnce(ctx, env, n, g.file)
+			g.raw, g.rawSize = append(g.raw, r), size
+			return err
+		}, func() error {
 			d, err := physicalLimit(ctx, b.abs(g.file), n)
 			g.limit = append(g.limit, drainRun{wall: d})
 			return err
@@ -123,7 +129,7 @@ func physicalLimit(ctx context.Context, file string, n int64) (time.Duration, er
 
 // reportBigOutputs adds the big answers' table and goals to section 4.
 func (b *bench) reportBigOutputs(p *part, bigs []*bigOutput) {
-	p.printf("\n**Large answers captured whole** (`execute_command head -c N FILE` on a fresh server with `MCP_SHELL_OUTPUT_LIMIT_BYTES=N`), against the physical limit measured in the same loop (this program runs `head -c N FILE` with os/exec, escapes the output once with encoding/json and writes it through a pipe that a goroutine drains: capture + one JSON escape + write), and the peer's full-output path (`shell_execute` + `read_execution_output`) for text; the runs rotate within each repetition. Ours includes the client's decoding of the answer (the go-sdk client in this process), the limit does not.\n\n")
+	p.printf("\n**Large answers captured whole** (`execute_command head -c N FILE` on a fresh server with `MCP_SHELL_OUTPUT_LIMIT_BYTES=N`), against the physical limit measured in the same loop (this program runs `head -c N FILE` with os/exec, escapes the output once with encoding/json and writes it through a pipe that a goroutine drains: capture + one JSON escape + write), and the peer's full-output path (`shell_execute` + `read_execution_output`) for text; the runs rotate within each repetition. *ours, go-sdk client* includes that client's decoding of the answer (in this process); *ours, raw stdio* is the same call sent as JSON-RPC lines and its answer read to the last byte without decoding (bench/rawclient.go), like the limit, which does not decode either. The goals compare the raw series with the limit: they are the server's side of the answer.\n\n")
 	p.printf("| output | series | median wall | wall range | server VmHWM before → after (max) | server CPU (median) |\n|---|---|---:|---:|---:|---:|\n")
 	for _, g := range bigs {
 		n := g.size
@@ -147,24 +153,26 @@ func (b *bench) reportBigOutputs(p *part, bigs []*bigOutput) {
 			p.printf("| %s %s | %s | %s ms | %s–%s ms | %s |\n", h, g.label, series, ms(quantile(w, .5)), ms(quantile(w, 0)), ms(quantile(w, 1)), server)
 			return quantile(w, .5), hwm
 		}
-		ours, hwm := row("ours", g.ours)
+		oursSDK, _ := row("ours, go-sdk client", g.ours)
+		ours, hwm := row(fmt.Sprintf("ours, raw stdio (answer %s bytes)", itoa(g.rawSize)), g.raw)
 		limit, _ := row("physical limit", g.limit)
 		name := h + " " + g.label
 		switch {
 		case len(g.peer) > 0:
 			peer, _ := row("peer: shell_execute + read_execution_output", g.peer)
-			b.addGoal(name+" vs the peer", "ours faster than the peer's full-output path", fmt.Sprintf("%s vs %s ms (%.2f×)", ms(ours), ms(peer), ratio(peer, ours)), ours < peer)
+			// Both through the go-sdk client: the same decoding on both sides.
+			b.addGoal(name+" vs the peer", "ours faster than the peer's full-output path (both through the go-sdk client)", fmt.Sprintf("%s vs %s ms (%.2f×)", ms(oursSDK), ms(peer), ratio(peer, oursSDK)), oursSDK < peer)
 		case g.peerErr != nil:
 			p.printf("| %s %s | peer | failed: %v | | | |\n", h, g.label, g.peerErr)
 		}
 		if g.escapeFactor == 1 {
-			// Its peak RSS goal is the capture row's, above.
-			b.addGoal(name+" vs the physical limit", "ours ≤ 2 × the limit", fmt.Sprintf("%s vs %s ms (%.2f×)", ms(ours), ms(limit), ratio(ours, limit)), ours <= 2*limit)
+			b.addGoal("peak RSS, "+name+" captured, raw stdio", fmt.Sprintf("≤ 2 × cap + 32 MiB = %s", kib(limitKiB(0))), kib(hwm), hwm <= limitKiB(0))
+			b.addGoal(name+" vs the physical limit", "ours (raw stdio) ≤ 2 × the limit", fmt.Sprintf("%s vs %s ms (%.2f×)", ms(ours), ms(limit), ratio(ours, limit)), ours <= 2*limit)
 			continue
 		}
 		// 3 s for 64 MiB (the issue's target), in proportion for other sizes.
 		budget := time.Duration(float64(3*time.Second) * float64(n) / float64(64<<20))
-		b.addGoal(name, "≤ "+ms(budget)+" ms", fmt.Sprintf("%s ms (physical limit %s ms)", ms(ours), ms(limit)), ours <= budget)
+		b.addGoal(name, "ours (raw stdio) ≤ "+ms(budget)+" ms", fmt.Sprintf("%s ms (physical limit %s ms; through the go-sdk client %s ms)", ms(ours), ms(limit), ms(oursSDK)), ours <= budget)
 		escaped := g.escapeFactor * n
 		b.addGoal("peak RSS, "+name+" captured", fmt.Sprintf("≤ escaped answer (%s) + 2 × cap + 32 MiB = %s", human(escaped), kib(limitKiB(escaped))), kib(hwm), hwm <= limitKiB(escaped))
 	}
