@@ -242,18 +242,23 @@ func peerShell(s *server, command string, readBack bool, wantBytes int) func(con
 			}
 			return d, nil
 		}
-		res, err = s.call(ctx, "read_execution_output", map[string]any{"output_id": ans.OutputID, "size": wantBytes})
-		d := time.Since(start)
-		if err != nil {
-			return d, err
+		// The peer reads at most 10 MB a call (its schema), so larger
+		// outputs are read in pages by offset, as its client would.
+		const page = 8 << 20
+		for got := 0; got < wantBytes; {
+			res, err = s.call(ctx, "read_execution_output", map[string]any{"output_id": ans.OutputID, "offset": got, "size": min(page, wantBytes-got)})
+			if err != nil {
+				return time.Since(start), err
+			}
+			var pg struct {
+				Size int `json:"size"`
+			}
+			if len(res.Content) == 0 || json.Unmarshal([]byte(contentText(res.Content[0])), &pg) != nil || pg.Size != min(page, wantBytes-got) {
+				return time.Since(start), fmt.Errorf("%w: peer read_execution_output at offset %d returned %d bytes, want %d", errCall, got, pg.Size, min(page, wantBytes-got))
+			}
+			got += pg.Size
 		}
-		var got struct {
-			Size int `json:"size"`
-		}
-		if len(res.Content) == 0 || json.Unmarshal([]byte(contentText(res.Content[0])), &got) != nil || got.Size != wantBytes {
-			return d, fmt.Errorf("%w: peer read_execution_output returned %d bytes, want %d", errCall, got.Size, wantBytes)
-		}
-		return d, nil
+		return time.Since(start), nil
 	}
 }
 
