@@ -242,8 +242,9 @@ func peerShell(s *server, command string, readBack bool, wantBytes int) func(con
 			}
 			return d, nil
 		}
-		// The peer reads at most 10 MB a call (its schema), so larger
-		// outputs are read in pages by offset, as its client would.
+		// The peer reads at most 10 MB a call (its schema; in practice it
+		// returns up to 5 MiB), so larger outputs are read in pages by
+		// offset, each as long as it returned, as its client would.
 		const page = 8 << 20
 		for got := 0; got < wantBytes; {
 			res, err = s.call(ctx, "read_execution_output", map[string]any{"output_id": ans.OutputID, "offset": got, "size": min(page, wantBytes-got)})
@@ -253,8 +254,8 @@ func peerShell(s *server, command string, readBack bool, wantBytes int) func(con
 			var pg struct {
 				Size int `json:"size"`
 			}
-			if len(res.Content) == 0 || json.Unmarshal([]byte(contentText(res.Content[0])), &pg) != nil || pg.Size != min(page, wantBytes-got) {
-				return time.Since(start), fmt.Errorf("%w: peer read_execution_output at offset %d returned %d bytes, want %d", errCall, got, pg.Size, min(page, wantBytes-got))
+			if len(res.Content) == 0 || json.Unmarshal([]byte(contentText(res.Content[0])), &pg) != nil || pg.Size <= 0 || pg.Size > min(page, wantBytes-got) {
+				return time.Since(start), fmt.Errorf("%w: peer read_execution_output at offset %d returned %d bytes, want 1 to %d", errCall, got, pg.Size, min(page, wantBytes-got))
 			}
 			got += pg.Size
 		}
