@@ -8,6 +8,10 @@ import (
 	"time"
 )
 
+// defaultOutputCap is the server's default output cap per stream
+// (MCP_SHELL_OUTPUT_LIMIT_BYTES).
+const defaultOutputCap = 1 << 20
+
 // drainRun is one measured execute_command call on a fresh server.
 type drainRun struct {
 	wall    time.Duration
@@ -23,7 +27,7 @@ type drainRun struct {
 func (b *bench) throughput(ctx context.Context) error {
 	reps := b.reps(3, 1)
 	size, capSize := b.o.big, b.o.capture
-	const defaultCap = 1 << 20
+	const defaultCap = defaultOutputCap
 	// The capture run: a printable file, so the JSON answer is about as
 	// large as the output (NUL bytes would be escaped six-fold).
 	name, err := b.writeDataFile("data-capture.txt", capSize)
@@ -31,9 +35,19 @@ func (b *bench) throughput(ctx context.Context) error {
 		return err
 	}
 	capEnv := []string{"MCP_SHELL_OUTPUT_LIMIT_BYTES=" + itoa(capSize)}
+	var peer *server
+	if b.peerCmd != nil {
+		if peer, err = launch(ctx, b.peerSpec()); err != nil {
+			peer = nil // the latency section reports why
+		} else {
+			defer peer.close()
+		}
+	}
 	var floor, drains, fixed, captures []drainRun
+	bigs := bigOutputs(name, capSize, b.o.smoke)
+	bigs[0].shared = &captures // the text answer is the capture run
 	for i := range reps {
-		err := rotated(i, func() error {
+		steps := []func() error{func() error {
 			d, err := pipeFloor(ctx, size)
 			floor = append(floor, drainRun{wall: d})
 			return err
@@ -51,12 +65,12 @@ func (b *bench) throughput(ctx context.Context) error {
 			r, err := b.drainOnce(ctx, capEnv, capSize, name, int(capSize), false)
 			captures = append(captures, r)
 			return err
-		})
-		if err != nil {
+		}}
+		if err := rotated(i, append(steps, b.bigOutputSteps(ctx, bigs, peer)...)...); err != nil {
 			return err
 		}
 	}
-	b.reportThroughput(size, capSize, defaultCap, floor, drains, fixed, captures)
+	b.reportThroughput(size, capSize, defaultCap, floor, drains, fixed, captures, bigs)
 	return nil
 }
 
@@ -102,7 +116,7 @@ func (b *bench) drainOnce(ctx context.Context, env []string, n int64, file strin
 	return r, nil
 }
 
-func (b *bench) reportThroughput(size, capSize int64, defaultCap int, floor, drains, fixed, captures []drainRun) {
+func (b *bench) reportThroughput(size, capSize int64, defaultCap int, floor, drains, fixed, captures []drainRun, bigs []*bigOutput) {
 	p := b.newPart("4. Output throughput and memory")
 	rate := func(d time.Duration, n int64) float64 { return float64(n) / d.Seconds() / (1 << 20) }
 	p.printf("%s through `execute_command` (`head -c %d /dev/zero`, cap %d bytes, the rest read and discarded), against `sh -c 'head -c %d /dev/zero | cat > /dev/null'` run by this program; %d alternating repetitions, a fresh server per call so that VmHWM (peak RSS, from /proc/<pid>/status after the call) is that call's.\n\n",
@@ -139,6 +153,7 @@ func (b *bench) reportThroughput(size, capSize int64, defaultCap int, floor, dra
 	limit := func(c int64) int64 { return (2*c + 32<<20) >> 10 }
 	b.addGoal("peak RSS, "+human(size)+" drained (cap 1 MiB)", fmt.Sprintf("≤ 2 × cap + 32 MiB = %s", kib(limit(int64(defaultCap)))), kib(hwm), hwm <= limit(int64(defaultCap)))
 	b.addGoal("peak RSS, "+human(capSize)+" captured (cap "+human(capSize)+")", fmt.Sprintf("≤ 2 × cap + 32 MiB = %s", kib(limit(capSize))), kib(chwm), chwm <= limit(capSize))
+	b.reportBigOutputs(p, bigs)
 }
 
 // walls is the wall time of each run.

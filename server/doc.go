@@ -38,6 +38,19 @@
 // from the closed lists in package audit (audit.Result, audit.ErrorKind),
 // never from Go type names.
 //
+// # Encoding the answer
+//
+// A result is encoded once (encode.go). shell_execute's and
+// execute_command's structured output carries the captured streams: over
+// stdio it is deferred to the framing layer (framing.Transport.Defer),
+// which escapes the streams straight into its write buffer as the answer
+// goes out, so no escaped copy of the output is ever held; elsewhere
+// (HTTP) the struct is handed to the SDK as it is, never as a
+// pre-marshalled json.RawMessage that the SDK would validate and compact
+// again. The text content is small by default (the text limit) and the
+// SDK encodes it. The escaping is encoding/json's, byte for byte
+// (TestWriteJSONStringMatchesEncodingJSON, TestSpliceStreamsMatchesMarshal).
+//
 // # Stopping
 //
 // Shutdown closes the gate (later calls are cancelled before they start),

@@ -256,7 +256,7 @@ func addControl[In any](s *Server, t *mcp.Tool, h control[In]) error {
 		if o.err != nil {
 			return errorResult("Error: " + o.err.Error()), nil
 		}
-		return withStructured(st, res, out)
+		return withStructured(ctx, st, res, out)
 	})
 	return nil
 }

@@ -60,7 +60,7 @@ func addTool[In any](s *Server, t *mcp.Tool, h tool[In]) error {
 			return errorResult("Error executing command: " + o.err.Error()), nil
 		}
 		res, out := h.result(o)
-		return withStructured(st, s.withRetained(o, res, out), out)
+		return withStructured(ctx, st, s.withRetained(o, res, out), out)
 	})
 	return nil
 }
@@ -73,18 +73,16 @@ func invalidArguments(err error) *mcp.CallToolResult {
 		` (expected {"command": ["program", "arg", ...]} with optional "stdin", "directory", "timeout" (integer seconds >= 1), "envs"; execute_command takes "program", "args", "cwd", "timeout_ms" (1..600000), "stdin")`)
 }
 
-// withStructured sets out, marshalled once, as res's structured content.
-func withStructured(st *callState, res *mcp.CallToolResult, out any) (*mcp.CallToolResult, error) {
+// withStructured sets out as res's structured content (setStructured).
+func withStructured(ctx context.Context, st *callState, res *mcp.CallToolResult, out any) (*mcp.CallToolResult, error) {
 	if out == nil {
 		return res, nil
 	}
-	raw, err := json.Marshal(out)
-	if err != nil {
+	if err := setStructured(ctx, res, out); err != nil {
 		err = fmt.Errorf("marshaling %s output: %w", st.call.tool, err)
 		st.outcome.kind, st.outcome.err = unencodable, err
 		return nil, err
 	}
-	res.StructuredContent = json.RawMessage(raw)
 	return res, nil
 }
 

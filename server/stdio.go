@@ -44,7 +44,8 @@ const serveDeadline = StopDeadline - 2*FlushReserve
 // caller's to close.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	t := framing.New(in, out, framing.Options{OnRefused: s.auditRefused, Log: s.opts.Log})
-	ss, err := s.mcp.Connect(context.Background(), t, nil)
+	// Handlers find t in their contexts and defer large results to it.
+	ss, err := s.mcp.Connect(framing.NewContext(context.Background(), t), t, nil)
 	if err != nil {
 		return fmt.Errorf("server: connecting stdio: %w", err)
 	}

@@ -21,7 +21,7 @@ type stdioPipes struct {
 	cancel context.CancelFunc
 }
 
-func serveStdioPipes(t *testing.T, s *Server) *stdioPipes {
+func serveStdioPipes(t testing.TB, s *Server) *stdioPipes {
 	t.Helper()
 	serverIn, in := io.Pipe()
 	out, serverOut := io.Pipe()

@@ -25,6 +25,11 @@
 //     -32602 invalid params) carrying its id when one could be read, and
 //     Options.OnRefused learns of it; the session goes on. A batch gets an
 //     array of errors, one per element that has an id.
+//   - A request past Options.MaxInFlight requests awaiting their response,
+//     or past Options.MaxInFlightBytes of their lines (a single request is
+//     always taken when none is in flight), is answered with CodeBusy and
+//     Options.OnRefused learns of it: a client cannot make the server hold
+//     an unbounded number of requests (SECURITY.md, memory).
 //   - A response (no method) that is malformed cannot be answered; it is
 //     logged and dropped.
 //   - Every other message is passed to the SDK as read. Requests with an
@@ -36,20 +41,31 @@
 //
 // Writing:
 //
-//   - Write encodes one message (jsonrpc.EncodeMessage) and writes it,
-//     newline included, with a single Write call under one lock, so
-//     messages never interleave. Error replies from the reader go through
-//     the same lock.
+//   - Each message is written under one lock, writeMu, so messages never
+//     interleave; error replies from the reader take the same lock. A
+//     successful response is written around its result as the SDK encoded
+//     it (the envelope, the result, "}\n") in one Write, without
+//     jsonrpc.EncodeMessage validating and compacting the result again;
+//     other messages (requests, notifications, error responses) go
+//     through EncodeMessage.
+//   - A value a handler deferred (Defer, with the Transport found through
+//     FromContext in a handler's context) is written in place of its
+//     placeholder, straight from the handler's data through a 64 KiB
+//     buffer, as several writes under writeMu: the one copy of a large
+//     answer that ever exists is the output buffer's. The placeholder is a
+//     string token with a per-transport random part; only a token
+//     registered (by the SDK marshalling the placeholder) and not yet
+//     written is replaced, so output that prints a token stays text.
 //   - A response to a request the client cancelled (notifications/cancelled
 //     naming an id in flight) is not written: MCP says the receiver should
 //     not answer a cancelled request. The SDK still cancels the handler.
+//     Its deferred value is forgotten.
 //   - Drain waits until every tracked request has had its response
 //     written or dropped.
 //
-// Write is the one place messages are encoded: a faster or streaming
-// encoder can replace jsonrpc.EncodeMessage there as long as each message
-// stays one line written by one Write call under writeMu, and responses
-// still pass the in-flight bookkeeping (settle) before they are written.
+// Write is the one place messages are encoded: each message stays one
+// line written under writeMu, and responses still pass the in-flight
+// bookkeeping (settle) before they are written.
 //
 // Not covered: messages the SDK refuses after decoding (unknown methods,
 // bad params of other methods) are answered by the SDK; a response that

@@ -21,6 +21,18 @@ import (
 // the SDK's own decoder gives up at 1000.
 const DefaultMaxDepth = 64
 
+// DefaultMaxInFlight and DefaultMaxInFlightBytes bound the requests in
+// flight: far more than a client pipelines (the SDK clients send one
+// request per caller), and at most four lines of the maximal length.
+const (
+	DefaultMaxInFlight      = 256
+	DefaultMaxInFlightBytes = 64 << 20
+)
+
+// CodeBusy answers a request past MaxInFlight or MaxInFlightBytes: a
+// JSON-RPC implementation-defined server error (-32000..-32099).
+const CodeBusy = -32000
+
 // Options configure a Transport.
 type Options struct {
 	// MaxLine caps one message in bytes (0: mcp.DefaultMaxLineLength,
@@ -28,6 +40,13 @@ type Options struct {
 	MaxLine int
 	// MaxDepth caps nesting (0: DefaultMaxDepth).
 	MaxDepth int
+	// MaxInFlight caps the requests awaiting their response, and
+	// MaxInFlightBytes the sum of their lines' lengths (0: the defaults).
+	// A request past either is answered with CodeBusy and never reaches
+	// the SDK, so what a client can make the server hold for requests it
+	// has not answered yet is bounded (SECURITY.md, memory).
+	MaxInFlight      int
+	MaxInFlightBytes int
 	// OnRefused, when not nil, is called (from the reading goroutine) for
 	// every message answered with an error here.
 	OnRefused func(Refusal)
@@ -63,16 +82,20 @@ type Transport struct {
 	once     sync.Once
 	relOnce  sync.Once
 
-	writeMu sync.Mutex
+	writeMu  sync.Mutex
+	deferred *deferrals
 
-	// mu guards inflight; drained is signalled when it changes.
-	mu       sync.Mutex
-	inflight map[jsonrpc.ID]*request
-	drained  *sync.Cond
+	// mu guards inflight and inflightBytes; drained is signalled when
+	// they change.
+	mu            sync.Mutex
+	inflight      map[jsonrpc.ID]*request
+	inflightBytes int
+	drained       *sync.Cond
 }
 
 type request struct {
 	cancelled bool
+	size      int // the line's length
 }
 
 // New returns a Transport reading messages from r and writing them to w.
@@ -82,6 +105,12 @@ func New(r io.Reader, w io.Writer, o Options) *Transport {
 	}
 	if o.MaxDepth == 0 {
 		o.MaxDepth = DefaultMaxDepth
+	}
+	if o.MaxInFlight == 0 {
+		o.MaxInFlight = DefaultMaxInFlight
+	}
+	if o.MaxInFlightBytes == 0 {
+		o.MaxInFlightBytes = DefaultMaxInFlightBytes
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
@@ -93,6 +122,7 @@ func New(r io.Reader, w io.Writer, o Options) *Transport {
 		release:  make(chan struct{}),
 		closed:   make(chan struct{}),
 		inflight: map[jsonrpc.ID]*request{},
+		deferred: newDeferrals(),
 	}
 	t.drained = sync.NewCond(&t.mu)
 	return t
@@ -143,12 +173,26 @@ func (t *Transport) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-// Write implements mcp.Connection: one message, one line, one Write; a
-// response to a cancelled request is dropped.
+// Write implements mcp.Connection: one message, one line; a response to
+// a cancelled request is dropped (and forgets its deferred value). A
+// successful response is written around the result the SDK encoded
+// (writeResponse); other messages go through jsonrpc.EncodeMessage.
 func (t *Transport) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if resp, ok := msg.(*jsonrpc.Response); ok && !t.settle(resp.ID) {
+	resp, isResp := msg.(*jsonrpc.Response)
+	if !isResp {
+		return t.encodeAndWrite(msg)
+	}
+	v, at, n := t.deferred.take(resp.Result)
+	if !t.settle(resp.ID) {
 		return nil
 	}
+	if resp.Error != nil || !resp.ID.IsValid() || len(resp.Result) == 0 {
+		return t.encodeAndWrite(msg)
+	}
+	return t.writeResponse(resp, v, at, n)
+}
+
+func (t *Transport) encodeAndWrite(msg jsonrpc.Message) error {
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return fmt.Errorf("framing: encoding a message: %w", err)
@@ -162,12 +206,20 @@ func (t *Transport) settle(id jsonrpc.ID) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	r := t.inflight[id]
+	if r != nil {
+		t.inflightBytes -= r.size
+	}
 	delete(t.inflight, id)
 	t.drained.Broadcast()
 	return r == nil || !r.cancelled
 }
 
 func (t *Transport) writeLine(data []byte) error {
+	return t.write(func() error { _, err := t.w.Write(append(data, '\n')); return err })
+}
+
+// write runs one message's writes under writeMu, unless t is closed.
+func (t *Transport) write(f func() error) error {
 	select {
 	case <-t.closed:
 		return mcp.ErrConnectionClosed
@@ -175,8 +227,7 @@ func (t *Transport) writeLine(data []byte) error {
 	}
 	t.writeMu.Lock()
 	defer t.writeMu.Unlock()
-	_, err := t.w.Write(append(data, '\n'))
-	return err
+	return f()
 }
 
 // Drain waits until no request is in flight, or ctx is done.
@@ -214,6 +265,7 @@ func (t *Transport) Close() error {
 	default:
 		close(t.closed)
 	}
+	t.deferred.clear()
 	t.EndInput()
 	return nil
 }
@@ -366,10 +418,17 @@ func (t *Transport) validate(line []byte) (jsonrpc.Message, bool) {
 	if id.IsValid() {
 		t.mu.Lock()
 		_, busy := t.inflight[id]
-		if !busy {
-			t.inflight[id] = &request{}
+		full := len(t.inflight) >= t.opts.MaxInFlight || (len(t.inflight) > 0 && t.inflightBytes+len(line) > t.opts.MaxInFlightBytes)
+		if !busy && !full {
+			t.inflight[id] = &request{size: len(line)}
+			t.inflightBytes += len(line)
 		}
+		n, held := len(t.inflight), t.inflightBytes
 		t.mu.Unlock()
+		if full && !busy {
+			t.refuse(id, method, tool, CodeBusy, fmt.Sprintf("server busy: %d requests (%d bytes) are awaiting their responses, the most this server holds (at most %d, %d bytes); send this one again once some are answered", n, held, t.opts.MaxInFlight, t.opts.MaxInFlightBytes))
+			return nil, false
+		}
 		if busy {
 			t.notify(Refusal{ID: id, Method: method, Tool: tool, Code: jsonrpc.CodeInvalidRequest, Quoted: fmt.Sprint(id.Raw()),
 				Message: fmt.Sprintf("invalid request: request id %v is already in use by a request in flight", id.Raw())})

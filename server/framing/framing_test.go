@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -247,4 +248,52 @@ func FuzzHandleLine(f *testing.F) {
 		close(tr.closed) // messages that pass are dropped at the hand-off
 		tr.handleLine([]byte(line))
 	})
+}
+
+// TestRequestsPastTheInFlightBoundsAreRefused: past MaxInFlight requests,
+// or MaxInFlightBytes of their lines, a request is answered busy and not
+// passed on; once one is answered there is room again. A single request
+// larger than MaxInFlightBytes is taken when nothing else is in flight.
+func TestRequestsPastTheInFlightBoundsAreRefused(t *testing.T) {
+	call := func(id int, pad int) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"a","arguments":{"stdin":"%s"}}}`, id, strings.Repeat("x", pad))
+	}
+	cases := []struct {
+		name string
+		o    Options
+		pads []int // the padding of requests 1..n; the last is refused
+	}{
+		{"count", Options{MaxInFlight: 2}, []int{0, 0, 0}},
+		{"bytes", Options{MaxInFlightBytes: 1000}, []int{2000, 0}},
+		{"bytes, two fit", Options{MaxInFlightBytes: 1000}, []int{300, 300, 500}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := newPipe(t, c.o)
+			var first *jsonrpc.Request
+			last := len(c.pads)
+			for i, pad := range c.pads[:last-1] {
+				p.send(call(i+1, pad))
+				req := p.next().(*jsonrpc.Request)
+				if first == nil {
+					first = req
+				}
+			}
+			p.send(call(last, c.pads[last-1]))
+			var r wireReply
+			json.Unmarshal([]byte(p.reply()), &r)
+			if r.Error == nil || r.Error.Code != CodeBusy || string(r.ID) != fmt.Sprint(last) {
+				t.Fatalf("reply %+v", r)
+			}
+			if got := <-p.refused; got.Code != CodeBusy || got.Tool != "a" {
+				t.Errorf("refusal %+v", got)
+			}
+			go p.tr.Write(context.Background(), &jsonrpc.Response{ID: first.ID, Result: json.RawMessage(`{}`)})
+			p.reply()
+			p.send(call(last+1, 0))
+			if req := p.next().(*jsonrpc.Request); req.ID != id(t, float64(last+1)) {
+				t.Fatalf("after an answer: %+v", req)
+			}
+		})
+	}
 }
