@@ -433,7 +433,10 @@ func TestNoLeaks(t *testing.T) {
 	for range 3 {
 		batch()
 	}
-	if after := countFDs(t); after != before {
+	// Fewer is fine: under the cgroup mechanism a killed call's cgroup is
+	// never reused, so each batch removes one of the empty cgroups (two
+	// descriptors each) that earlier calls left for reuse.
+	if after := countFDs(t); after > before {
 		t.Errorf("open descriptors: %d before, %d after the batch", before, after)
 	}
 	assertNoChildren(t)

@@ -250,7 +250,10 @@ func TestSandboxNoLeaks(t *testing.T) {
 	batch()
 	before := countFDs(t)
 	batch()
-	if after := countFDs(t); after != before {
+	// Fewer is fine: under the cgroup mechanism a killed call's cgroup is
+	// never reused, so each batch removes one of the empty cgroups (two
+	// descriptors each) that earlier calls left for reuse.
+	if after := countFDs(t); after > before {
 		t.Errorf("open descriptors: %d before, %d after the batch", before, after)
 	}
 	if after := countTmp(t); after != tmpBefore {
