@@ -319,3 +319,27 @@ func TestInput(t *testing.T) {
 		t.Error("nil Input")
 	}
 }
+
+// TestEndedJobDropsCapture: an ended job keeps the counts of what it
+// wrote, not the bytes, which its retained output holds.
+func TestEndedJobDropsCapture(t *testing.T) {
+	t.Parallel()
+	tb := NewTable(1, 1)
+	j := &Job{ID: "j1"}
+	ctx, cancel := context.WithCancel(context.Background())
+	big := make([]byte, 1<<20)
+	run := func(context.Context) (runner.Result, error) {
+		return runner.Result{Outcome: runner.Success, Stdout: big, Stderr: big, StdoutBytes: 1 << 20, StderrBytes: 1 << 20}, nil
+	}
+	if err := tb.Submit(ctx, cancel, j, run, nil); err != nil {
+		t.Fatal(err)
+	}
+	<-j.Done()
+	st := j.Status()
+	if st.Result.Stdout != nil || st.Result.Stderr != nil {
+		t.Errorf("ended job holds %d+%d captured bytes", len(st.Result.Stdout), len(st.Result.Stderr))
+	}
+	if st.StdoutBytes != 1<<20 || st.StderrBytes != 1<<20 {
+		t.Errorf("counts %d/%d, want the run's", st.StdoutBytes, st.StderrBytes)
+	}
+}
