@@ -53,8 +53,16 @@ type streamWriter struct {
 	i int
 }
 
+// ErrStreamFull is what a stream's writer returns once the stream keeps nothing
+// more (its per-stream cap reached, or a write error): the runner then
+// stops handing it bytes and discards the rest of the drain at the pipe's
+// speed (splice(2) on Linux) instead of copying every byte here only to
+// count it. The caller gives the run's own counts to FinishCounted.
+var ErrStreamFull = errors.New("outputs: the stream keeps nothing more")
+
 // Write keeps what the per-stream cap and the quota allow and counts the
-// rest. It never fails: a writer that stopped would stop the draining.
+// rest. It accepts every byte (n is always len(p)); ErrStreamFull says that
+// later ones would only be counted.
 func (w streamWriter) Write(p []byte) (int, error) {
 	o, s := w.o, w.o.s
 	o.mu.Lock()
@@ -85,10 +93,14 @@ func (w streamWriter) Write(p []byte) (int, error) {
 			st.failed, st.truncated = true, true
 		}
 	}
+	full := st.failed || st.size >= s.cfg.PerStream
 	o.broadcast()
 	o.mu.Unlock()
 	s.notify(deleted, true)
 	s.notify([]string{o.ID}, false)
+	if full {
+		return len(p), ErrStreamFull
+	}
 	return len(p), nil
 }
 
@@ -138,6 +150,22 @@ func (o *Output) Finish() {
 	o.mu.Unlock()
 	o.s.finished(o)
 	o.s.notify([]string{o.ID}, false)
+}
+
+// FinishCounted finishes the output with the bytes each stream really
+// carried, as the run counted them: past ErrStreamFull its writer saw no more.
+// A count below what the writer saw (-1: the stream went elsewhere, a ">"
+// file) changes nothing.
+func (o *Output) FinishCounted(totals [2]int64) {
+	o.mu.Lock()
+	for i, n := range totals {
+		if st := &o.streams[i]; n > st.total {
+			st.total = n
+			st.truncated = st.truncated || n > st.size
+		}
+	}
+	o.mu.Unlock()
+	o.Finish()
 }
 
 // Drop finishes the output and deletes it at once, without a tombstone

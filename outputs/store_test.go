@@ -116,9 +116,11 @@ func TestPerStreamCapDrains(t *testing.T) {
 	t.Parallel()
 	s := open(t, Config{PerStream: 10})
 	o := create(t, s)
-	for range 3 {
-		if n, err := io.WriteString(o.Stderr(), "0123456"); n != 7 || err != nil {
-			t.Fatalf("write %d %v: a writer must always take everything", n, err)
+	// The writer takes every byte; once the stream holds its cap it says
+	// so (ErrStreamFull), so that the runner stops copying bytes here.
+	for i, want := range []error{nil, ErrStreamFull, ErrStreamFull} {
+		if n, err := io.WriteString(o.Stderr(), "0123456"); n != 7 || err != want {
+			t.Fatalf("write %d: %d %v, want 7 %v", i, n, err, want)
 		}
 	}
 	in := o.Info()
@@ -127,6 +129,16 @@ func TestPerStreamCapDrains(t *testing.T) {
 	}
 	if got := read(t, o, 1, 0, 100); got != "0123456012" {
 		t.Errorf("kept %q", got)
+	}
+	// The run's own counts finish it: what the writer no longer saw is
+	// counted, a smaller count (or -1, a stream sent to a file) is not.
+	o.FinishCounted([2]int64{-1, 1 << 30})
+	in = o.Info()
+	if st := in.Streams[1]; st.Size != 10 || st.Total != 1<<30 || !st.Truncated {
+		t.Errorf("stderr after FinishCounted %+v", st)
+	}
+	if st := in.Streams[0]; st.Total != 0 || st.Truncated {
+		t.Errorf("stdout after FinishCounted %+v", st)
 	}
 }
 

@@ -124,10 +124,10 @@ func (s *Server) startJob(c call, o outcome, stdin *jobs.Input) outcome {
 // Shutdown go on.
 func (s *Server) jobEnded(c call, o outcome, out *outputs.Output) func(*jobs.Job) {
 	return func(j *jobs.Job) {
-		out.Finish()
+		st := j.Status()
+		out.FinishCounted(teeTotals(o.spec, st.StdoutBytes, st.StderrBytes))
 		o.spec.Dir.Close()
 		o.spec.StdinFrom.Close()
-		st := j.Status()
 		rec := o
 		rec.outputID = j.ID
 		rec.job = &jobNote{id: j.ID, end: true, adaptive: j.Adaptive, killedBy: st.KilledBy}
@@ -184,12 +184,23 @@ func (s *Server) retain(spec *runner.Spec) *outputs.Output {
 // settle finishes a foreground call's output; one that printed nothing is
 // dropped (there is nothing to page or chain) and the result names none.
 func settle(out *outputs.Output, o outcome) outcome {
-	out.Finish()
+	out.FinishCounted(teeTotals(o.spec, o.run.StdoutBytes, o.run.StderrBytes))
 	if out.Info().Empty() {
 		out.Drop()
 		o.outputID = ""
 	}
 	return o
+}
+
+// teeTotals are the bytes each teed stream carried, as the runner counted
+// them (the retained output's writer stops seeing them once it keeps
+// nothing more); -1 for a stdout that went to a ">" file, which no tee
+// sees.
+func teeTotals(spec *runner.Spec, stdout, stderr int64) [2]int64 {
+	if spec == nil || spec.StdoutFile != "" {
+		stdout = -1
+	}
+	return [2]int64{stdout, stderr}
 }
 
 // runAdaptive runs a foreground call under the server's context, linked to
