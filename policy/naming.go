@@ -100,17 +100,23 @@ func stripExec(base string) (string, bool) {
 	return base, false
 }
 
+// portableScriptExts are the script extensions of windowsScriptExts that
+// Unix systems use for their own scripts too (update.py, control.rb):
+// off Windows such a name is not the Windows program of its stem.
+var portableScriptExts = []string{".js", ".jar", ".py", ".pl", ".rb"}
+
 // windowsStem removes a Windows image or script extension from base and
 // says whether there was one: the Windows names are looked up without it
-// on every platform.
-func windowsStem(base string) (string, bool) {
+// on every platform, except a portable script extension off Windows.
+func (n naming) windowsStem(base string) (string, bool) {
 	if stem, ok := stripExec(base); ok {
 		return stem, true
 	}
-	if ext := extIn(base, windowsScriptExts); ext != "" && len(base) > len(ext) {
-		return strings.TrimSuffix(base, ext), true
+	ext := extIn(base, windowsScriptExts)
+	if ext == "" || len(base) == len(ext) || !n.windows && slices.Contains(portableScriptExts, ext) {
+		return base, false
 	}
-	return base, false
+	return strings.TrimSuffix(base, ext), true
 }
 
 // extIn returns base's extension when it is one of exts.
