@@ -21,3 +21,28 @@ func TestAttackPortableScriptNamesOffWindows(t *testing.T) {
 		expectNaming(t, "windows", n, true)
 	}
 }
+
+// TestAttackSystemDirNamespacePrefixes shows that the Windows-directory
+// rule compared the resolved path as a plain string, so a program found
+// through a PATH entry spelled in the Win32 file or device namespace
+// (\\?\C:\Windows\System32, \\.\C:\..., //?/C:/...) was not inside the
+// Windows directory and System32's sort.exe ran. UNC spellings of an
+// administrative share (\\localhost\C$\Windows) are still not recognised.
+func TestAttackSystemDirNamespacePrefixes(t *testing.T) {
+	win := namingFor("windows")
+	none := func(string) string { return "" }
+	for _, f := range []string{`\\?\C:\Windows\System32\sort.exe`, `\\.\C:\Windows\System32\sort.exe`, `//?/c:/windows/system32/sort.exe`, `\??\C:\Windows\SysWOW64\xcopy.exe`} {
+		if got := win.systemDir(f, none); got != `C:\Windows` {
+			t.Errorf("systemDir(%q) = %q, want C:\\Windows", f, got)
+		}
+	}
+	moved := func(v string) string { return map[string]string{"SystemRoot": `\\?\D:\WinNT`}[v] }
+	if got := win.systemDir(`D:\WinNT\System32\sort.exe`, moved); got == "" {
+		t.Errorf("SystemRoot spelled \\\\?\\D:\\WinNT: D:\\WinNT\\System32\\sort.exe not in the Windows directory")
+	}
+	for _, f := range []string{`\\?\C:\WindowsApps\tool.exe`, `\\?\UNC\host\share\Windows\x.exe`, `\\?\C:\Program Files\Git\usr\bin\sort.exe`} {
+		if got := win.systemDir(f, none); got != "" {
+			t.Errorf("systemDir(%q) = %q, want none", f, got)
+		}
+	}
+}
