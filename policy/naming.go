@@ -100,17 +100,23 @@ func stripExec(base string) (string, bool) {
 	return base, false
 }
 
+// portableScriptExts are the script extensions of windowsScriptExts that
+// Unix systems use for their own scripts too (update.py, control.rb):
+// off Windows such a name is not the Windows program of its stem.
+var portableScriptExts = []string{".js", ".jar", ".py", ".pl", ".rb"}
+
 // windowsStem removes a Windows image or script extension from base and
 // says whether there was one: the Windows names are looked up without it
-// on every platform.
-func windowsStem(base string) (string, bool) {
+// on every platform, except a portable script extension off Windows.
+func (n naming) windowsStem(base string) (string, bool) {
 	if stem, ok := stripExec(base); ok {
 		return stem, true
 	}
-	if ext := extIn(base, windowsScriptExts); ext != "" && len(base) > len(ext) {
-		return strings.TrimSuffix(base, ext), true
+	ext := extIn(base, windowsScriptExts)
+	if ext == "" || len(base) == len(ext) || !n.windows && slices.Contains(portableScriptExts, ext) {
+		return base, false
 	}
-	return base, false
+	return strings.TrimSuffix(base, ext), true
 }
 
 // extIn returns base's extension when it is one of exts.
@@ -138,12 +144,30 @@ func (n naming) systemDir(file string, getenv func(string) string) string {
 			roots = append(roots, r)
 		}
 	}
-	f := strings.ReplaceAll(file, "/", `\`)
+	f := stripVerbatim(strings.ReplaceAll(file, "/", `\`))
 	for _, root := range roots {
-		r := strings.TrimRight(strings.ReplaceAll(root, "/", `\`), `\`)
+		r := strings.TrimRight(stripVerbatim(strings.ReplaceAll(root, "/", `\`)), `\`)
 		if len(f) > len(r) && strings.EqualFold(f[:len(r)], r) && f[len(r)] == '\\' {
 			return root
 		}
 	}
 	return ""
+}
+
+// verbatimPrefixes are the Win32 namespace prefixes a drive path may carry
+// (Microsoft Learn, "Naming Files, Paths, and Namespaces": \\?\ and \\.\
+// name the same file as the path after them); filepath.EvalSymlinks keeps
+// them, so a PATH entry spelled \\?\C:\Windows\System32 must still be
+// the Windows directory.
+var verbatimPrefixes = []string{`\\?\`, `\\.\`, `\??\`}
+
+// stripVerbatim removes a verbatim or device namespace prefix from a drive
+// path (\\?\C:\x is C:\x); a UNC path (\\?\UNC\host\share) is left as it is.
+func stripVerbatim(p string) string {
+	for _, pre := range verbatimPrefixes {
+		if rest, ok := strings.CutPrefix(p, pre); ok && len(rest) >= 2 && rest[1] == ':' {
+			return rest
+		}
+	}
+	return p
 }

@@ -168,7 +168,7 @@ func (n naming) refused(argv0 string) (name, category string, ok bool) {
 	if ext := n.scriptExt(base); ext != "" {
 		return base, "Windows script (" + ext + " files run through cmd.exe, Windows Script Host, mshta or a file association)", true
 	}
-	if stem, winExt := windowsStem(base); windowsRefused[stem] != "" && (n.windows || winExt || !windowsOnly[stem]) {
+	if stem, winExt := n.windowsStem(base); windowsRefused[stem] != "" && (n.windows || winExt || !windowsOnly[stem]) {
 		return stem, windowsRefused[stem], true
 	}
 	stem, _ := stripExec(base)

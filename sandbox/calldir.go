@@ -34,17 +34,27 @@ type callDirs struct {
 }
 
 // get returns an empty directory of this user, mode 0700: a free one, or
-// a new one.
+// a new one. A free one is checked again as it leaves the list: while it
+// waited there, a call that can write the temporary directory (one inside
+// an allowed directory) may have replaced it, with a symlink to a
+// directory outside the allowed ones that the next call's ruleset would
+// then grant; such an entry is removed (a symlink itself, not its target).
 func (c *callDirs) get() (string, error) {
-	c.mu.Lock()
-	if n := len(c.free); n > 0 {
+	for {
+		c.mu.Lock()
+		n := len(c.free)
+		if n == 0 {
+			c.mu.Unlock()
+			return os.MkdirTemp("", callDirPattern)
+		}
 		d := c.free[n-1]
 		c.free = c.free[:n-1]
 		c.mu.Unlock()
-		return d, nil
+		if reusable(d) {
+			return d, nil
+		}
+		c.pending.Go(func() { removeTree(d) })
 	}
-	c.mu.Unlock()
-	return os.MkdirTemp("", callDirPattern)
 }
 
 // release takes dir back from its call: to the free list when the call

@@ -110,6 +110,20 @@ func openPath(p string) (fd int, dir bool, err error) {
 	return fd, st.Mode&unix.S_IFMT == unix.S_IFDIR, nil
 }
 
+// openTree opens a writable tree (a grant that must exist) without
+// following a symlink in its last element: a call that can write the
+// directory holding the tree (its own TMPDIR when the temporary directory
+// lies inside an allowed directory) could otherwise replace the tree with
+// a symlink between two stages, and a later stage's ruleset would grant
+// writes to the symlink's target, outside every allowed directory.
+func openTree(p string) (fd int, dir bool, err error) {
+	fd, err = unix.Open(p, unix.O_PATH|unix.O_CLOEXEC|unix.O_NOFOLLOW|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return -1, false, err
+	}
+	return fd, true, nil
+}
+
 // grant is one rule: a path and the rights beneath it.
 type grant struct {
 	path     string
@@ -183,7 +197,11 @@ func (h *heldPaths) add(rulesetFD int, g grant, handled uint64) error {
 		held, ok = h.fds[g.path]
 	}
 	if !ok {
-		fd, dir, err := openPath(g.path)
+		open := openPath
+		if !g.optional {
+			open = openTree
+		}
+		fd, dir, err := open(g.path)
 		if err != nil && !errors.Is(err, unix.ENOENT) || err != nil && !g.optional {
 			return fmt.Errorf("building the Landlock ruleset: %s: %w", g.path, err)
 		}
