@@ -55,8 +55,8 @@ func (b *bench) soakRun(ctx context.Context) error {
 	p.printf("| open fds | %d | %d | %+d |\n", before.FDs, after.FDs, after.FDs-before.FDs)
 	p.printf("| child processes | %d | %d | %+d |\n\n", before.Children, after.Children, after.Children-before.Children)
 	p.printf("Latency drift: p50 of the first tenth %s ms, of the last tenth %s ms (p99 %s → %s ms).\n", ms(first.P50), ms(last.P50), ms(first.P99), ms(last.P99))
-	leak := after.FDs > before.FDs || after.Children > 0 || after.Threads > before.Threads+4 || after.RSSKiB > before.RSSKiB+16<<10
-	b.addGoal(fmt.Sprintf("soak %d calls", n), "no fd, child or thread growth; RSS growth < 16 MiB",
+	leak := after.FDs > before.FDs || after.Children > before.Children || after.Threads > before.Threads+4 || after.RSSKiB > before.RSSKiB+16<<10
+	b.addGoal(fmt.Sprintf("soak %d calls", n), "no fd or child growth (the lifetime watchdog is a child from the start), threads +4 at most (idle restricted threads are kept for reuse); RSS growth < 16 MiB",
 		fmt.Sprintf("RSS %+.1f MiB, threads %+d, fds %+d, children %d after", float64(after.RSSKiB-before.RSSKiB)/1024, after.Threads-before.Threads, after.FDs-before.FDs, after.Children), !leak)
 	return nil
 }
