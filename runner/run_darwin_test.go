@@ -8,9 +8,6 @@ package runner
 
 import (
 	"errors"
-	"os"
-	"strconv"
-	"strings"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -20,14 +17,7 @@ import (
 // exited within slack, and is no unreaped child of the test.
 func assertGone(t *testing.T, pidFile string) {
 	t.Helper()
-	b, err := os.ReadFile(pidFile)
-	if err != nil {
-		t.Fatalf("grandchild pid: %v", err)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pid := readPID(t, pidFile)
 	if !exitsWithin(t, pid) {
 		t.Errorf("grandchild %d still running after Run returned", pid)
 		return

@@ -24,14 +24,7 @@ import (
 // (init or a subreaper), never a child of the test.
 func assertGone(t *testing.T, pidFile string) {
 	t.Helper()
-	b, err := os.ReadFile(pidFile)
-	if err != nil {
-		t.Fatalf("grandchild pid: %v", err)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pid := readPID(t, pidFile)
 	fd, err := unix.PidfdOpen(pid, 0)
 	if errors.Is(err, unix.ESRCH) {
 		return

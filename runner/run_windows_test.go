@@ -6,9 +6,6 @@
 package runner
 
 import (
-	"os"
-	"strconv"
-	"strings"
 	"testing"
 
 	"golang.org/x/sys/windows"
@@ -18,14 +15,7 @@ import (
 // within slack.
 func assertGone(t *testing.T, pidFile string) {
 	t.Helper()
-	b, err := os.ReadFile(pidFile)
-	if err != nil {
-		t.Fatalf("grandchild pid: %v", err)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pid := readPID(t, pidFile)
 	h, err := windows.OpenProcess(windows.SYNCHRONIZE, false, uint32(pid))
 	if err != nil {
 		return // no such process any more
