@@ -16,13 +16,7 @@ import (
 // canary without ChildConfig (so the scenario is real) and must not run it
 // with ChildConfig. Network stays on loopback port 1 (connection refused).
 func TestChildConfigNeutralises(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs git")
-	}
-	gitPath, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("git not installed")
-	}
+	gitPath := realGit(t)
 	type scenario struct {
 		name   string
 		config [][2]string // written into .git/config
@@ -123,13 +117,7 @@ func TestChildConfigNeutralises(t *testing.T) {
 // TestChildConfigEveryday checks that the pinned configuration does not
 // break everyday commands: each must exit 0 under ChildConfig.
 func TestChildConfigEveryday(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs git")
-	}
-	gitPath, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("git not installed")
-	}
+	gitPath := realGit(t)
 	root := oracleSandbox(t, gitPath)
 	repo := filepath.Join(root, "repo")
 	marker := filepath.Join(root, "marker")

@@ -286,13 +286,7 @@ func runOracleVariant(t *testing.T, gitPath, template string, v oracleVariant) (
 }
 
 func TestOracleDifferential(t *testing.T) {
-	if testing.Short() {
-		t.Skip("differential harness skipped in -short mode")
-	}
-	gitPath, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("git not installed")
-	}
+	gitPath := realGit(t)
 	ver, _ := exec.Command(gitPath, "--version").Output()
 	t.Logf("oracle: %s", strings.TrimSpace(string(ver)))
 	template := oracleSandbox(t, gitPath)

@@ -109,13 +109,7 @@ func TestInitAdoptsConfig(t *testing.T) {
 // makes the real git run it even under ChildConfig, and the recognizer
 // refuses the command; the same repository without the key is allowed.
 func TestRepositoryConfigOracle(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs git")
-	}
-	gitPath, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("git not installed")
-	}
+	gitPath := realGit(t)
 	type scenario struct {
 		name   string
 		config [][2]string
@@ -218,13 +212,7 @@ func TestRepositoryConfigParse(t *testing.T) {
 // outside the working directory or through a planted symlink, and counts
 // escapes: runs that wrote outside although the recognizer allowed them.
 func TestOutputOracle(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs git")
-	}
-	gitPath, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("git not installed")
-	}
+	gitPath := realGit(t)
 	template := oracleSandbox(t, gitPath)
 	type variant struct {
 		args    []string

@@ -49,13 +49,7 @@ func TestSafeDirectoriesEntries(t *testing.T) {
 // the allowed directories, or one whose top lies above the allowed
 // directory, even when the user's ~/.gitconfig says safe.directory=*.
 func TestSafeDirectoryOpensAllowedReposOnly(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs git")
-	}
-	gitPath, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("git not installed")
-	}
+	gitPath := realGit(t)
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to give the repositories to another uid")
 	}
