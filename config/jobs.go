@@ -96,35 +96,38 @@ func (cfg *Config) setJobs(env Env) error {
 // allowed directory. An empty value is the default: defaultRetainDir, or
 // the first of retainFallbacks outside the allowed directories.
 func retainDir(value string, allowed []string) (string, error) {
+	const advice = "where allowed programs could read or overwrite retained output; choose a directory outside the allowed directories (or MCP_SHELL_RETAIN_QUOTA_BYTES=0 and MCP_SHELL_MAX_JOBS=0)"
 	if value != "" {
-		return retainCandidate(value, allowed)
-	}
-	dir, err := retainCandidate(defaultRetainDir, allowed)
-	for _, alt := range retainFallbacks {
-		if err == nil {
-			break
+		dir, problem := retainCandidate(value, allowed)
+		if problem != "" {
+			return "", &Error{Var: "MCP_SHELL_RETAIN_DIR", Problem: problem + ", " + advice}
 		}
-		if d, altErr := retainCandidate(alt, allowed); altErr == nil {
-			dir, err = d, nil
+		return dir, nil
+	}
+	tried := append([]string{defaultRetainDir}, retainFallbacks...)
+	var why []string
+	for _, c := range tried {
+		dir, problem := retainCandidate(c, allowed)
+		if problem == "" {
+			return dir, nil
 		}
+		why = append(why, problem)
 	}
-	if err != nil {
-		tried := append([]string{defaultRetainDir}, retainFallbacks...)
-		return "", &Error{Var: "MCP_SHELL_RETAIN_DIR", Problem: fmt.Sprintf("unset, and none of %s is usable outside the allowed directories (%v); set it to a directory outside them (or MCP_SHELL_RETAIN_QUOTA_BYTES=0 and MCP_SHELL_MAX_JOBS=0)", strings.Join(tried, ", "), err)}
-	}
-	return dir, nil
+	return "", &Error{Var: "MCP_SHELL_RETAIN_DIR", Problem: fmt.Sprintf("unset, and none of %s is usable (%s), %s", strings.Join(tried, ", "), strings.Join(why, "; "), advice)}
 }
 
-func retainCandidate(value string, allowed []string) (string, error) {
+// retainCandidate resolves one retain directory, or says in a phrase why
+// it cannot serve.
+func retainCandidate(value string, allowed []string) (dir, problem string) {
 	if !filepath.IsAbs(value) {
-		return "", &Error{Var: "MCP_SHELL_RETAIN_DIR", Problem: fmt.Sprintf("%q is not an absolute directory", value)}
+		return "", fmt.Sprintf("%q is not an absolute directory", value)
 	}
 	dir, err := resolveDir(value)
 	if err != nil {
-		return "", &Error{Var: "MCP_SHELL_RETAIN_DIR", Problem: err.Error()}
+		return "", err.Error()
 	}
 	if d := workdir.Inside(dir, allowed); d != "" {
-		return "", &Error{Var: "MCP_SHELL_RETAIN_DIR", Problem: fmt.Sprintf("%s is inside the allowed directory %s, where allowed programs could read or overwrite retained output; choose a directory outside it (or MCP_SHELL_RETAIN_QUOTA_BYTES=0 and MCP_SHELL_MAX_JOBS=0)", dir, d)}
+		return "", fmt.Sprintf("%s is inside the allowed directory %s", dir, d)
 	}
-	return dir, nil
+	return dir, ""
 }
