@@ -63,6 +63,7 @@ func run(ctx context.Context, s Spec) (Result, error) {
 		return res, err
 	}
 	defer sb.cleanup()
+	res.Env = s.Env
 	call, err := lifetime.Default().NewCall()
 	if err != nil {
 		res.Outcome = ProcessError

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -269,4 +270,27 @@ func countTmp(t *testing.T) int {
 		t.Fatal(err)
 	}
 	return len(m)
+}
+
+// TestResultEnv: the result names the environment the stages really got,
+// the runner's TMPDIR included for a confined call (the audit's child_env).
+func TestResultEnv(t *testing.T) {
+	requirePrograms(t, "true")
+	for _, tt := range []struct {
+		mode       string
+		wantTMPDIR bool
+	}{{sandbox.ModeOff, false}, {sandbox.ModeLandlock, true}} {
+		s := sandboxed(t, tt.mode, []string{"true"})
+		s.Env = []string{"PATH=" + os.Getenv("PATH"), "LANG=C"}
+		res, err := Run(t.Context(), s)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.mode, err)
+		}
+		has := slices.ContainsFunc(res.Env, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") })
+		if has != tt.wantTMPDIR || !slices.Contains(res.Env, "LANG=C") {
+			t.Errorf("%s: Result.Env = %q, want LANG and TMPDIR %v", tt.mode, res.Env, tt.wantTMPDIR)
+		}
+		s.Dir.Close()
+		s.Sandbox.Close()
+	}
 }

@@ -103,7 +103,11 @@ const (
 // StdoutBytes and StderrBytes count every byte the streams carried
 // (including discarded ones).
 type Result struct {
-	Outcome         Outcome
+	Outcome Outcome
+	// Env is the environment the stages were started with: Spec.Env and
+	// what the runner added (TMPDIR of a confined call); nil when no stage
+	// was about to start.
+	Env             []string
 	Stdout, Stderr  []byte
 	StdoutBytes     int64
 	StderrBytes     int64

@@ -10,7 +10,6 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 	"github.com/seed-b63acb1b/mcp-shell-server/runner"
-	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
 // kind is which way a call ended. The zero kind is no outcome at all, so
@@ -134,7 +133,6 @@ func auditRecord(c call, o outcome) audit.Record {
 	}
 	if o.spec != nil {
 		r.Timeout, r.OutputLim = o.spec.Timeout, o.spec.OutputLimit
-		r.ChildEnv = childEnvNames(o.spec.Env, o.sandbox.mode == sandbox.ModeLandlock)
 	}
 	if p := o.plan; p != nil {
 		r.Stages, r.Rule = len(p.Stages), strings.Join(p.Rules, ",")
@@ -145,6 +143,7 @@ func auditRecord(c call, o outcome) audit.Record {
 		// The runner's own clock: it excludes the wait for a slot.
 		r.Duration = o.run.Duration
 		r.StdoutRead, r.StderrRead = o.run.StdoutBytes, o.run.StderrBytes
+		r.ChildEnv = childEnvNames(o.run.Env)
 		r.StdoutN, r.StderrN = kept(o.run.StdoutBytes, o.spec), kept(o.run.StderrBytes, o.spec)
 		// The status the client was given: for a pipeline, its first
 		// failing stage's.
@@ -236,20 +235,16 @@ func resultOf(o runner.Outcome) audit.Result {
 	return audit.ServerError
 }
 
-// childEnvNames are the names of the variables a call's children get: the
-// spec's environment, plus TMPDIR where the runner adds the call's private
-// temporary directory (a confined call whose environment has none).
-func childEnvNames(env []string, confined bool) []string {
+// childEnvNames are the names of the variables a call's children got,
+// sorted, once each (a name the environment repeats counts once).
+func childEnvNames(env []string) []string {
 	if len(env) == 0 {
-		return nil // a call refused before its environment was built
+		return nil
 	}
-	names := make([]string, 0, len(env)+1)
+	names := make([]string, 0, len(env))
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
 		names = append(names, name)
-	}
-	if confined && !slices.Contains(names, "TMPDIR") {
-		names = append(names, "TMPDIR")
 	}
 	slices.Sort(names)
 	return slices.Compact(names)
