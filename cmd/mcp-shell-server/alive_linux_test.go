@@ -5,17 +5,11 @@
 package main
 
 import (
-	"os"
-	"strconv"
-	"strings"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/procfs"
 )
 
 // alive reports whether pid still exists as a process that is not a zombie.
 func alive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-	return len(f) > 0 && f[0] != "Z"
+	st, err := procfs.ReadStat(pid)
+	return err == nil && !st.Zombie()
 }

@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/procfs"
+
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/testcases"
 )
 
@@ -70,12 +72,8 @@ func waitPID(t *testing.T, path string) int {
 
 // alive reports whether pid exists and is not a zombie.
 func alive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-	return len(f) > 0 && f[0] != "Z"
+	st, err := procfs.ReadStat(pid)
+	return err == nil && !st.Zombie()
 }
 
 // survivors waits up to d for pids to go and returns those still alive
