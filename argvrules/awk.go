@@ -112,7 +112,10 @@ func checkAwk(argv []string, ctx Context) *Rejection {
 	if len(argv) == 0 {
 		return nil
 	}
-	impls := awkImpls(argv[0], ctx.Program)
+	impls := awkImplsNamed(ctx.Dialect)
+	if len(impls) == 0 {
+		impls = awkImpls(argv[0], ctx.Program)
+	}
 	readings := make([]awkReading, 0, len(impls))
 	for _, impl := range impls {
 		note := ""

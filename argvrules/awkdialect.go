@@ -117,6 +117,34 @@ var awkImplNames = []struct {
 	impl   awkImpl
 }{{"gawk", implGawk}, {"mawk", implMawk}, {"busybox", implBusybox}}
 
+// awkDialect names the implementations awkImpls picks, for the plan
+// (Family.Dialect): "gawk", "mawk", "busybox", or all three joined by
+// ",". checkAwk reads Context.Dialect back with awkImplsNamed.
+func awkDialectOf(argv0 string, p Program) string {
+	var names []string
+	for _, i := range awkImpls(argv0, p) {
+		names = append(names, awkImplKey[i])
+	}
+	return strings.Join(names, ",")
+}
+
+// awkImplKey is each implementation's name in Context.Dialect.
+var awkImplKey = map[awkImpl]string{implGawk: "gawk", implMawk: "mawk", implBusybox: "busybox"}
+
+// awkImplsNamed reads a Context.Dialect awkDialectOf wrote; an unknown
+// or empty text gives nil.
+func awkImplsNamed(dialect string) []awkImpl {
+	var out []awkImpl
+	for name := range strings.SplitSeq(dialect, ",") {
+		for i, k := range awkImplKey {
+			if k == name {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
+}
+
 // awkImpls returns the implementations argv may run: the one the file at
 // the end of the resolved chain is (/usr/bin/awk -> /etc/alternatives/awk
 // -> /usr/bin/mawk is mawk; awk -> busybox is BusyBox awk), else the one

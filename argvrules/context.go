@@ -30,15 +30,26 @@ type Context struct {
 	// family when argv[0]'s name belongs to none and the dialect where a
 	// family has several (awk: gawk, mawk, BusyBox).
 	Program Program
-	// Env is what a child inherits for a variable name (the operator's
-	// value of an allowlisted name; per-call values of the names
-	// recognizers look at, such as HOME and POSIXLY_CORRECT, are refused
-	// by childenv). Nil means nothing is inherited.
+	// Env looks a variable up in the stage's environment: the one the
+	// child receives (HOME, KUBECONFIG, POSIXLY_CORRECT ...). Nil means
+	// an empty environment.
 	Env func(name string) (string, bool)
 	// Refused reports whether a program name is on the policy's categorical
 	// refusal list (make variable values, npm script shells). Nil refuses
 	// nothing.
 	Refused func(name string) bool
+	// Judges are the families whose recognizers judge the stage, as the
+	// policy selected them (Select); nil selects them from argv[0] and
+	// Program.
+	Judges []*Family
+	// Dialect is the implementation a family with several reads argv as
+	// (Family.Dialect, as the policy selected it); "" selects it from
+	// argv[0] and Program.
+	Dialect string
+	// Outputs, when not nil, collects every path an option names for
+	// writing that the containment check accepted (relative to Dir, as the
+	// program resolves it): the plan's output paths.
+	Outputs *[]string
 
 	// base is the directory, relative to Dir, that the program changes
 	// into before it writes (go -C DIR): outputPath resolves relative

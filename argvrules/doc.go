@@ -75,97 +75,36 @@
 //
 // # Families
 //
-//   - find (Find): GNU findutils 4.9 leading options, start points and a
-//     primary table; the exec family and -fprint/-fprint0/-fprintf/-fls are
-//     refused wherever they occur as primaries; arguments of primaries are
-//     data.
-//   - sort (Sort): GNU coreutils 9.x table; --compress-program and
-//     --files0-from are refused in every spelling; -o/--output and
-//     -T/--temporary-directory are output paths, contained.
-//   - tar (Tar): every argv is read with both GNU tar 1.34 and bsdtar 3.7
-//     grammars; a helper option reachable in either reading is refused, as
-//     is a GNU HOST:PATH archive without --force-local. A reading with a
-//     grammar error makes that tar exit before acting, so argv is refused
-//     for grammar errors only when both readings fail (or the error is an
-//     ambiguous prefix that could reach a helper).
-//   - awk (Awk): argv is read with the grammar of each implementation it
-//     may run (awkdialect.go): the file the resolved program's symlink chain
-//     ends in (Context.Program: gawk, mawk, or BusyBox behind an "awk"
-//     link), else argv[0]'s name, else all of gawk 5.x, mawk 1.3.4 and
-//     BusyBox awk. Any grammar error in any reading is refused, because
-//     gawk recovers from some errors and keeps going; a program text that
-//     no reading tokenizes is refused. Program files, includes, extension
-//     libraries, the gawk debugger and --persist are refused; -d/-p/-o
-//     write their value or awkvars.out/awkprof.out, contained as output
-//     paths. Every text a reading takes as the program (first operand,
-//     -e/--source values) is tokenized by a small awk lexer in that
-//     reading's dialect (its keywords decide where a "/" starts a regex:
-//     case is a keyword in default gawk only; gawk's --traditional,
-//     --posix and an inherited POSIXLY_CORRECT change the set) and refused
-//     when it calls system(), contains a "|" or "|&" token, redirects
-//     print/printf output with ">" or ">>" at the statement's own
-//     parenthesis depth (except to /dev/stdout or /dev/stderr), uses
-//     @include/@load or a gawk indirect call @f(...). In gawk readings
-//     (awkgawk.go) a string literal decoding to a /inet name, a getline
-//     redirection from anything but a string literal, a write to ARGV and
-//     SYMTAB are refused, as are operands, assignments and -v values
-//     naming /inet. Where the lexer cannot tell a regex from a division it
-//     checks both readings. Reading literal files (getline < "file") is
-//     delegated like cat; ENVIRON and PROCINFO cannot start programs
-//     without the constructs above, so they are not restricted.
+// The registry is the list of families (docs/rules.md is generated from
+// its rows and codes.go, with the sources each row cites); each family's
+// file opens with its table and the rules it applies, with its sources
+// (find.go, awk.go, tar.go, sort.go, gitfamily.go and package git ...).
+// What they share: a recognizer parses argv the way its program does —
+// the getopt_long engine for the GNU-style programs (with exact matching
+// for rg and curl, which do not abbreviate), small hand-written scanners
+// for the go flag package, npm's nopt, Python's optparse, clap (cargo),
+// zip's own parser and the cobra-based container clients — and refuses
+// the forms that run another program, load code, read options from
+// somewhere the check cannot see, or write a file outside the working
+// directory. Where a grammar is too loose to follow exactly, the scan is
+// position-independent and refuses conservatively. Output paths of every
+// family (git's included) go through outputPath, which is
+// redirect.ProbeWrite, the check ">" targets get; "-" and /dev/null are
+// accepted as outputs. A path is resolved the way the program resolves it
+// before the check (after go -C, curl's URL globs and --output-dir,
+// cargo's pass-through rustc options), and the names a program makes up
+// itself (defaults.go: curl -O, wget's URL names, format-patch's patches,
+// split's chunks, npm pack, node_modules, cargo's target, file -C) are
+// contained too. make's makefile check resolves -f/-C/-I paths component
+// by component with Lstat and Readlink (physicalPath) the way the kernel
+// would, stopping at /dev, /proc and /sys.
 //
-// Further families (rg, split, sdiff, diff3, wget, curl, make, go,
-// npm, npx, pnpm, yarn, pip, cargo, zip, docker, podman, kubectl, file):
-// each parses argv the way its program does — the getopt_long engine for
-// the GNU-style programs (with exact matching for rg and curl, which do
-// not abbreviate), small
-// hand-written scanners for the go flag package, npm's nopt, Python's
-// optparse, clap (cargo), zip's own parser and the cobra-based container
-// clients — and refuses the forms that run another program, load code,
-// read options from somewhere the check cannot see, or write a file
-// outside the working directory. Where a grammar is too loose to follow
-// exactly, the scan is position-independent and refuses conservatively.
-// Output paths of every family (git's included) go through outputPath,
-// which is redirect.ProbeWrite, the check ">" targets get; "-" and
-// /dev/null are accepted as outputs. A path is resolved the way the
-// program resolves it before the check (after go -C, curl's URL globs and
-// --output-dir, cargo's pass-through rustc options), and the names a
-// program makes up itself (defaults.go: curl -O, wget's URL names,
-// format-patch's patches, split's chunks, npm pack, node_modules, cargo's
-// target, file -C) are contained too. make's makefile check resolves
-// -f/-C/-I paths component by component with Lstat and Readlink
-// (physicalPath) the way the kernel would, stopping at /dev, /proc and
-// /sys.
-//
-// Programs with no argv exec vector (no recognizer needed;
-// the policy allows them by name):
-//
-//	program   exec vector        files it writes by argv
-//	grep      none               none (-f, --exclude-from read)
-//	head      none               none
-//	tail      none               none (-f follows, bounded by the timeout)
-//	wc        none               none (--files0-from reads)
-//	cat       none               none
-//	ls        none               none
-//	cut       none               none
-//	tr        none               none
-//	uniq      none               OUTPUT operand: delegated (like cp)
-//	diff      none (-l runs pr,  none
-//	          a fixed name)
-//	stat      none               none
-//	du        none               none (--files0-from, -X read)
-//	jq        none (no system()) none (--rawfile, --slurpfile, -f, -L read)
-//	xxd       none               OUTFILE operand (xxd -r): delegated
-//	od        none               none
-//	base64    none               none
-//	cp, mv    none               destination operand, -t DIR: delegated
-//	mkdir     none               its operands: delegated
-//	touch     none               its operands (-r reads): delegated
-//	rm        none               removes its operands: delegated
-//	tee, dd   none               operands, of=: delegated (spec)
-//
-// file(1) has one: -z/-Z run external decompressors, so it has a
-// recognizer.
+// A program no family covers is allowed by name alone: it has no argv
+// form that runs another program or writes a file the request names
+// other than its own operands (cat, grep, head, wc, ls, cp, mv, rm, tee
+// ...), which are delegated like every program's own I/O. A program that
+// has such a form and no family is refused by the policy's categorical
+// list instead.
 //
 // Delegated, not claimed: what the programs read (file:// URLs, -i, -T,
 // requirement and package files), network access, package scripts,

@@ -34,6 +34,9 @@ func outputPath(ctx Context, family string, index int, arg, p string, kind redir
 	}
 	err := redirect.ProbeWrite(ctx.Dir, p, kind)
 	if err == nil {
+		if ctx.Outputs != nil {
+			*ctx.Outputs = append(*ctx.Outputs, p)
+		}
 		return nil
 	}
 	what := "writes to"

@@ -62,6 +62,11 @@ type Family struct {
 	// configuration) for a call in the given Workspace; they override
 	// delegated values of the same name.
 	Env func(Workspace) []string
+	// Dialect, when set, names the implementation a stage of the family
+	// is read as (awk: gawk, mawk or BusyBox, from the resolved program):
+	// the plan records it and the recognizer reads it back from
+	// Context.Dialect.
+	Dialect func(argv0 string, p Program) string
 }
 
 // Workspace is where a call runs, for a family's Env: the call's working
@@ -111,7 +116,7 @@ var dockerPlugins = []string{"/usr/local/lib/docker/cli-plugins", "/usr/local/li
 var registry = []Family{
 	{Name: "find", Programs: []string{"find", "gfind", "bfind"}, Recognize: checkFind, Source: "GNU findutils 4.9 find(1)",
 		SandboxSource: "find(1): -exec, -execdir, -ok and -okdir are the only programs find runs"},
-	{Name: "awk", Programs: []string{"awk", "gawk", "mawk", "nawk", "original-awk", "onetrue-awk", "bwk-awk", "goawk"}, Recognize: checkAwk, Source: "gawk 5.2, mawk 1.3.4 and BusyBox 1.35 awk grammars",
+	{Name: "awk", Programs: []string{"awk", "gawk", "mawk", "nawk", "original-awk", "onetrue-awk", "bwk-awk", "goawk"}, Recognize: checkAwk, Dialect: awkDialectOf, Source: "gawk 5.2, mawk 1.3.4 and BusyBox 1.35 awk grammars",
 		SandboxSource: "gawk 5.2 io.c and mawk 1.3.4 files.c: system(), print | cmd and cmd | getline run /bin/sh -c; /inet files are gawk's only network"},
 	{Name: "sort", Programs: []string{"sort", "gsort"}, Recognize: checkSort, Source: "GNU coreutils 9.1 sort long_options",
 		SandboxSource: "coreutils 9.1 sort.c pipe_fork: --compress-program is the only program sort runs"},
@@ -242,14 +247,18 @@ func FamilyOf(base string) *Family {
 	return nil
 }
 
-// Check judges one stage with the recognizer of its family (Families), or
-// returns nil when no family covers the program (the policy then allows
-// it by name alone).
+// Check judges one stage with the recognizers of ctx.Judges (Families of
+// argv[0] and ctx.Program when nil), or returns nil when no family covers
+// the program (the policy then allows it by name alone).
 func Check(argv []string, ctx Context) *Rejection {
 	if len(argv) == 0 {
 		return nil
 	}
-	for _, f := range Families(argv[0], ctx.Program) {
+	judges := ctx.Judges
+	if judges == nil {
+		judges = Families(argv[0], ctx.Program)
+	}
+	for _, f := range judges {
 		if r := f.Recognize(argv, ctx); r != nil {
 			return r
 		}
@@ -285,6 +294,36 @@ func Families(argv0 string, p Program) []*Family {
 		}
 	}
 	return out
+}
+
+// Selection is how a stage's program is judged and confined, decided
+// once per stage (Select).
+type Selection struct {
+	// Judges are the families whose recognizers judge the stage
+	// (Families).
+	Judges []*Family
+	// Family is the family whose sandbox facts confine the stage: the
+	// family of the file that runs (the last of Judges), or nil for a
+	// leaf.
+	Family *Family
+	// Dialect is the implementation Family reads argv as ("" when the
+	// family has one).
+	Dialect string
+}
+
+// Select decides which families judge argv0, resolved as p, and which
+// one confines it. A name and a chain that lead to different families
+// are judged by both and confined as the file that runs; behind a
+// multi-call binary the name decides.
+func Select(argv0 string, p Program) Selection {
+	s := Selection{Judges: Families(argv0, p)}
+	if n := len(s.Judges); n > 0 {
+		s.Family = s.Judges[n-1]
+		if s.Family.Dialect != nil {
+			s.Dialect = s.Family.Dialect(argv0, p)
+		}
+	}
+	return s
 }
 
 // Names returns every family name, in registry order.

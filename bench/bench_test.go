@@ -6,8 +6,6 @@ import (
 	"slices"
 	"testing"
 	"time"
-
-	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
 // casesDir finds ../shared/cases beside the repository root, or skips.
@@ -34,12 +32,7 @@ func BenchmarkPolicyBenign(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	wd, err := workdir.Open(dir, []string{dir})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer wd.Close()
-	benchEvaluate(b, cases, wd)
+	benchDecide(b, cases, dir)
 }
 
 func TestQuantile(t *testing.T) {

@@ -12,7 +12,6 @@ import (
 
 	"github.com/seed-b63acb1b/mcp-shell-server/config"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
-	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
 // policyCase is one benign.jsonl row prepared for Evaluate: the policy its
@@ -55,7 +54,7 @@ func loadPolicyCases(path, dir string) ([]policyCase, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: config: %w", row.ID, err)
 		}
-		cases = append(cases, policyCase{id: row.ID, argv: row.Argv, pol: policy.FromSettings(cfg.PolicySettings())})
+		cases = append(cases, policyCase{id: row.ID, argv: row.Argv, pol: policy.FromSettings(cfg.PolicySettings(), policy.Sandbox{})})
 	}
 	return cases, sc.Err()
 }
@@ -75,19 +74,27 @@ func stageNames(argv []string) []string {
 	return names
 }
 
-// benchEvaluate is the policy benchmark: each op evaluates the next row,
-// cycling through the corpus, so ns/op and allocs/op are per Evaluate call
-// averaged over the corpus.
-func benchEvaluate(b *testing.B, cases []policyCase, dir *workdir.Dir) {
+// benchDecide is the policy benchmark: each op decides the next row,
+// cycling through the corpus, so ns/op and allocs/op are per Decide call
+// (the working directory pinned, every stage resolved, its environment
+// built, its recognizers run) averaged over the corpus.
+func benchDecide(b *testing.B, cases []policyCase, dir string) {
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
 		c := &cases[i]
-		c.pol.Evaluate(c.argv, dir)
+		decide(c, dir)
 		if i++; i == len(cases) {
 			i = 0
 		}
 	}
+}
+
+// decide is one row's decision, its plan released.
+func decide(c *policyCase, dir string) error {
+	call, err := c.pol.Decide(policy.Request{Argv: c.argv, Dir: &dir})
+	call.Close()
+	return err
 }
 
 // policyCost is section 6.
@@ -103,26 +110,21 @@ func (b *bench) policyCost(context.Context) error {
 	if err != nil {
 		return err
 	}
-	dir, err := workdir.Open(b.work, []string{b.work})
-	if err != nil {
-		return err
-	}
-	defer dir.Close()
 	var rejected []string
-	for _, c := range cases {
-		if _, err := c.pol.Evaluate(c.argv, dir); err != nil {
-			rejected = append(rejected, c.id)
+	for i := range cases {
+		if err := decide(&cases[i], b.work); err != nil {
+			rejected = append(rejected, cases[i].id)
 		}
 	}
 	runs := b.reps(5, 1)
 	var ns []float64
 	var allocs, bytes int64
 	for range runs {
-		r := testing.Benchmark(func(tb *testing.B) { benchEvaluate(tb, cases, dir) })
+		r := testing.Benchmark(func(tb *testing.B) { benchDecide(tb, cases, b.work) })
 		ns = append(ns, float64(r.NsPerOp()))
 		allocs, bytes = r.AllocsPerOp(), r.AllocedBytesPerOp()
 	}
-	p.printf("`(*policy.Policy).Evaluate` on each of the %d rows in turn (one policy per row, built as the corpus README says: allowlist argv[0] of every stage), with `testing.Benchmark` in this program; the same benchmark is `go test -bench Policy ./bench`. %d runs.\n\n", len(cases), runs)
+	p.printf("`(*policy.Policy).Decide` on each of the %d rows in turn (one policy per row, built as the corpus README says: allowlist argv[0] of every stage), with `testing.Benchmark` in this program; the same benchmark is `go test -bench Policy ./bench`. %d runs.\n\n", len(cases), runs)
 	p.printf("| ns/op (median) | ns/op (range) | allocs/op | B/op |\n|---:|---:|---:|---:|\n| %.0f | %s | %d | %d |\n\n", quantile(ns, .5), rangeOf(ns, "%.0f"), allocs, bytes)
 	p.printf("Rows the policy refused (they must all be allowed; refusals are cheaper, so they would flatter the numbers): %d %v.\n", len(rejected), rejected)
 	b.addGoal("policy cost", "report ns/op and allocs/op; every benign row allowed", fmt.Sprintf("%.0f ns/op, %d allocs/op (%d rows, %d refused)", quantile(ns, .5), allocs, len(cases), len(rejected)), len(rejected) == 0)

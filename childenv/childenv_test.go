@@ -202,3 +202,20 @@ func TestProgramPathIgnoresOverrides(t *testing.T) {
 		t.Errorf("safe path: %q", got)
 	}
 }
+
+// TestOverlay: an extra entry replaces every entry of its name (the
+// hardening wins over a delegated value), the last of a repeated extra
+// name wins, empty values are kept, and the result is sorted by name.
+func TestOverlay(t *testing.T) {
+	got := Overlay([]string{"GIT_PAGER=less", "LANG=C", "PATH=/bin", "GIT_PAGER=more"}, []string{"GIT_PAGER=cat", "GIT_PROXY_COMMAND=", "A=1", "A=2"})
+	want := []string{"A=2", "GIT_PAGER=cat", "GIT_PROXY_COMMAND=", "LANG=C", "PATH=/bin"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("Overlay = %q, want %q", got, want)
+	}
+	if v, ok := Lookup(got, "GIT_PROXY_COMMAND"); !ok || v != "" {
+		t.Errorf("Lookup of an empty value: %q %v", v, ok)
+	}
+	if _, ok := Lookup(got, "GIT"); ok {
+		t.Error("Lookup matched a prefix of a name")
+	}
+}

@@ -182,3 +182,43 @@ func Inherited(cfg Config, parent func(string) (string, bool), name string) (str
 	}
 	return parent(name)
 }
+
+// Lookup returns the first value of name in env ("NAME=value" entries),
+// the one a child's getenv sees.
+func Lookup(env []string, name string) (string, bool) {
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, name); ok && strings.HasPrefix(v, "=") {
+			return v[1:], true
+		}
+	}
+	return "", false
+}
+
+// Overlay returns env with extra's entries added, an extra entry
+// replacing any entry of the same name, sorted by name: the hardening
+// must win over a delegated value, and a duplicated name would leave the
+// choice to each program's getenv. Empty values are kept (they are
+// meaningful, e.g. GIT_PROXY_COMMAND=). env is not modified.
+func Overlay(env, extra []string) []string {
+	names := make(map[string]bool, len(extra))
+	var last []string // extra's entries, the last of each name
+	for i := len(extra) - 1; i >= 0; i-- {
+		if name, _, _ := strings.Cut(extra[i], "="); !names[name] {
+			names[name] = true
+			last = append(last, extra[i])
+		}
+	}
+	out := make([]string, 0, len(env)+len(last))
+	for _, kv := range env {
+		if name, _, _ := strings.Cut(kv, "="); !names[name] {
+			out = append(out, kv)
+		}
+	}
+	out = append(out, last...)
+	slices.SortStableFunc(out, func(a, b string) int {
+		an, _, _ := strings.Cut(a, "=")
+		bn, _, _ := strings.Cut(b, "=")
+		return strings.Compare(an, bn)
+	})
+	return out
+}

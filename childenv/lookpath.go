@@ -1,7 +1,9 @@
 package childenv
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -42,14 +44,59 @@ const maxLinks = 40
 type Resolution struct {
 	// Found is LookPath's result: absolute (a PATH entry joined with the
 	// name, or the name itself when absolute).
-	Found string
+	Found string `json:"path"`
 	// Links are the files the chain passes through after Found, in order,
 	// each absolute and clean (/usr/bin/awk → /etc/alternatives/awk →
 	// /usr/bin/gawk gives the last two). Empty when Found is no symlink.
-	Links []string
+	Links []string `json:"links,omitempty"`
 	// Real is Found with every symlink resolved, directories included
 	// (filepath.EvalSymlinks): the executed file's own location.
-	Real string
+	Real string `json:"real"`
+	// Script reports a file that starts with "#!": the kernel runs its
+	// interpreter with the path it was executed by as an argument.
+	Script bool `json:"script,omitempty"`
+	// Interpreters are the files the kernel executes to run Real (its ELF
+	// loader, its #! interpreter and #!/usr/bin/env's program), each with
+	// its own (see Interpreters).
+	Interpreters []string `json:"interpreters,omitempty"`
+	// info is Real's identity when it was resolved (Verify).
+	info fs.FileInfo
+}
+
+// ErrChanged reports that the file a Resolution names is no longer the
+// file that was resolved: it was replaced, or a symlink on its way was
+// swapped.
+var ErrChanged = errors.New("program changed since it was checked")
+
+// ExecPath is the path the program is executed by: Real, so that no
+// symlink is followed again between the check and the start; for a
+// script, Found, since the kernel hands a script's path to its
+// interpreter, and scripts read their own name ($0) from it (bzcmp is
+// bzdiff under another name). Verify checks the path right before the
+// start.
+func (r Resolution) ExecPath() string {
+	if r.Script {
+		return r.Found
+	}
+	return r.Real
+}
+
+// Verify reports ErrChanged (in a *LookupError) unless ExecPath still
+// leads to the file that was resolved (same device, inode and change
+// time: a file deleted and re-created gets a new change time even where
+// its inode number is reused).
+func (r Resolution) Verify() error {
+	if r.info == nil {
+		return &LookupError{Name: r.Found, Err: ErrChanged}
+	}
+	fi, err := os.Stat(r.ExecPath())
+	if err != nil {
+		return &LookupError{Name: r.Found, Err: err}
+	}
+	if !sameFile(r.info, fi) {
+		return &LookupError{Name: r.Found, Err: ErrChanged}
+	}
+	return nil
 }
 
 // Target is the last file of the chain: the one whose code runs (for a
@@ -61,11 +108,13 @@ func (r Resolution) Target() string {
 	return r.Found
 }
 
-// Resolve finds name the way the runner will (LookPath with pathList;
-// relative names are refused by the policy before this) and follows the
-// symlink chain of the final component, so a caller can judge the program
-// that actually runs: "x86_64" is setarch, "awk" may be gawk, mawk or
-// busybox. Errors are LookPath's *LookupError, or a *LookupError wrapping
+// Resolve finds name with LookPath in pathList (relative names are
+// refused by the policy before this) and follows the symlink chain of the
+// final component, so a caller can judge the program that actually runs:
+// "x86_64" is setarch, "awk" may be gawk, mawk or busybox. It records the
+// identity of the file that runs, whether it is a script, and its
+// interpreters. It is the one resolution of a call's programs: the
+// runner executes ExecPath after Verify, never the name again. Errors are LookPath's *LookupError, or a *LookupError wrapping
 // the Readlink failure or a loop.
 func Resolve(name, pathList, dir string) (Resolution, error) {
 	found, err := LookPath(name, pathList, dir)
@@ -97,5 +146,24 @@ func Resolve(name, pathList, dir string) (Resolution, error) {
 	if r.Real, err = filepath.EvalSymlinks(found); err != nil {
 		return r, &LookupError{Name: name, Err: err}
 	}
+	if r.info, err = os.Stat(r.Real); err != nil {
+		return r, &LookupError{Name: name, Err: err}
+	}
+	r.Script = isScript(r.Real)
+	r.Interpreters = Interpreters(r.Real, pathList)
 	return r, nil
+}
+
+// isScript reports whether file starts with "#!" (an unreadable file,
+// such as a mode 0711 program, is not a script the kernel could run
+// through an interpreter either: the interpreter could not read it).
+func isScript(file string) bool {
+	f, err := os.Open(file)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 2)
+	n, _ := io.ReadFull(f, head)
+	return n == 2 && string(head) == "#!"
 }

@@ -4,34 +4,76 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/google/shlex"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/config"
+	"github.com/seed-b63acb1b/mcp-shell-server/plan"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
-	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
+	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
-// Verdict is one `check` answer.
+// Verdict is one `check` answer. Plan is what the call would get: each
+// stage's program, families, sandbox facts and environment names.
 type Verdict struct {
 	ID      any        `json:"id,omitempty"`
 	Verdict string     `json:"verdict"` // "allow" or "reject"
 	Rule    string     `json:"rule"`
 	Message string     `json:"message,omitempty"`
 	Stages  [][]string `json:"stages,omitempty"`
+	Plan    *planView  `json:"plan,omitempty"`
+}
+
+// planView is a plan as `check --json` shows it: the plan's own fields,
+// with each stage's environment reduced to its names (values may be
+// credentials the operator delegated).
+type planView struct {
+	*plan.Call
+	Directory string      `json:"directory"`
+	Stages    []stageView `json:"stages"`
+}
+
+type stageView struct {
+	plan.Stage
+	EnvNames []string `json:"env"`
+	// NotFound says why the program would not start (not found in the
+	// child PATH); "" when it was found.
+	NotFound string `json:"not_found,omitempty"`
+}
+
+func viewOf(c *plan.Call) *planView {
+	v := &planView{Call: c, Directory: c.Dir.Real()}
+	for _, st := range c.Stages {
+		sv := stageView{Stage: st}
+		if st.Program.Err != nil {
+			sv.NotFound = st.Program.Err.Error()
+		}
+		for _, kv := range st.Env {
+			name, _, _ := strings.Cut(kv, "=")
+			sv.EnvNames = append(sv.EnvNames, name)
+		}
+		v.Stages = append(v.Stages, sv)
+	}
+	return v
 }
 
 // checkLine is one `check --jsonl` input line. Env, when present, is the
 // complete server environment for that line; Directory is the call's
 // working directory (and, unless Env sets MCP_SHELL_ALLOWED_DIRECTORIES,
-// the allowed directory, as for a server started there).
+// the allowed directory, as for a server started there). Envs are the
+// call's per-call variables, and Exact judges argv as execute_command
+// does (every element data).
 type checkLine struct {
 	ID        any                `json:"id"`
 	Argv      []string           `json:"argv"`
 	Env       *map[string]string `json:"env"`
 	Directory string             `json:"directory"`
+	Envs      map[string]string  `json:"envs"`
+	Exact     bool               `json:"exact"`
 }
 
 func check(args []string, s Streams) int {
@@ -65,7 +107,7 @@ func checkOne(argv []string, asJSON bool, s Streams) int {
 	if err != nil {
 		return configError(s.Err, err)
 	}
-	v := decide(cfg, argv, "")
+	v := decide(cfg, policy.Request{Argv: argv})
 	if asJSON {
 		json.NewEncoder(s.Out).Encode(v)
 	} else {
@@ -80,20 +122,18 @@ func checkOne(argv []string, asJSON bool, s Streams) int {
 	return ExitOK
 }
 
-// decide judges argv under cfg in directory dir ("" = the first allowed
-// directory), as the server would before starting anything.
-func decide(cfg *config.Config, argv []string, dir string) Verdict {
-	var arg *string
-	if dir != "" {
-		arg = &dir
+// decide judges req under cfg as the server would before starting
+// anything: through policy.Decide, with the sandbox rules cfg selects
+// and temporary directories named but never created.
+func decide(cfg *config.Config, req policy.Request) Verdict {
+	sb, err := checkSandbox(cfg)
+	if err != nil {
+		return Verdict{Verdict: "reject", Rule: "config.invalid", Message: err.Error()}
 	}
-	wd, err := workdir.OpenAllowed(arg, cfg.AllowedDirs)
+	call, err := policy.FromSettings(cfg.PolicySettings(), sb).Decide(req)
+	defer call.Close()
 	if err == nil {
-		defer wd.Close()
-		var plan *policy.Plan
-		if plan, err = policy.FromSettings(cfg.PolicySettings()).Evaluate(argv, wd); err == nil {
-			return Verdict{Verdict: "allow", Rule: strings.Join(plan.Rules, ","), Stages: plan.Stages}
-		}
+		return Verdict{Verdict: "allow", Rule: strings.Join(call.Rules(), ","), Stages: call.Argvs(), Plan: viewOf(call)}
 	}
 	v := Verdict{Verdict: "reject", Rule: "policy", Message: err.Error()}
 	if rj := refusal.As(err); rj != nil {
@@ -101,6 +141,30 @@ func decide(cfg *config.Config, argv []string, dir string) Verdict {
 	}
 	return v
 }
+
+// checkSandbox is the sandbox the server would run cfg with, as far as
+// the policy sees it: the rules of the effective mode, and a temporary
+// directory that is named but not created.
+func checkSandbox(cfg *config.Config) (policy.Sandbox, error) {
+	if !cfg.Launch {
+		return policy.Sandbox{}, nil
+	}
+	rules, err := sandbox.NewRules(cfg.Sandbox)
+	if err != nil {
+		return policy.Sandbox{}, &config.Error{Var: "MCP_SHELL_SANDBOX", Problem: err.Error()}
+	}
+	return policy.Sandbox{Rules: rules, TempDirs: namedTempDirs{}}, nil
+}
+
+// namedTempDirs names a call's private temporary directory the way the
+// launcher makes one, without creating it: `check` runs nothing.
+type namedTempDirs struct{}
+
+func (namedTempDirs) CallDir() (string, error) {
+	return filepath.Join(os.TempDir(), "mcp-shell-call-XXXXXXXX"), nil
+}
+
+func (namedTempDirs) ReleaseCallDir(string) {}
 
 func checkJSONL(s Streams) int {
 	sc := bufio.NewScanner(s.In)
@@ -135,7 +199,11 @@ func judgeLine(raw []byte) Verdict {
 	if err != nil {
 		return Verdict{ID: ln.ID, Verdict: "reject", Rule: "config.invalid", Message: err.Error()}
 	}
-	v := decide(cfg, ln.Argv, ln.Directory)
+	req := policy.Request{Argv: ln.Argv, Exact: ln.Exact, Envs: ln.Envs}
+	if ln.Directory != "" {
+		req.Dir = &ln.Directory
+	}
+	v := decide(cfg, req)
 	v.ID = ln.ID
 	return v
 }

@@ -18,7 +18,6 @@ import (
 	"github.com/lmittmann/tint"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/audit"
-	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/config"
 	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
@@ -180,8 +179,8 @@ func serve(dirs []string, s Streams) int {
 	auditLog := audit.New(auditW)
 	auditLog.SetDiagnostics(log)
 	defer closeWithin(auditLog.Close, server.FlushReserve)
-	o := serverOptions(cfg)
-	o.Audit, o.Log, o.Launcher = auditLog, log, launcher
+	o := serverOptions(cfg, launcher)
+	o.Audit, o.Log, o.Lifetime = auditLog, log, lt
 	srv, err := server.New(o)
 	if err != nil {
 		log.Error("cannot build the server", "err", err)
@@ -211,23 +210,30 @@ func closeWithin(close func(context.Context) error, d time.Duration) {
 	close(ctx)
 }
 
-// serverOptions maps the configuration onto what the server needs; the
-// caller adds the audit sink, the logger and the launcher it opened.
-func serverOptions(cfg *config.Config) server.Options {
-	pol := policy.FromSettings(cfg.PolicySettings())
+// serverOptions maps the configuration onto what the server needs, with
+// the launcher its policy's plans are confined by (nil: no sandbox); the
+// caller adds the audit sink and the logger it opened.
+func serverOptions(cfg *config.Config, launcher *sandbox.Launcher) server.Options {
 	return server.Options{
 		Limits:        server.Limits{DefaultTimeout: cfg.DefaultTimeout, MaxTimeout: cfg.MaxTimeout, OutputLimit: cfg.OutputLimit, TextLimit: cfg.Jobs.TextLimit},
-		AllowedDirs:   cfg.AllowedDirs,
 		Tools:         cfg.Tools,
-		ChildEnv:      childenv.Config{Allowlist: cfg.ChildEnvAllowlist, SafePath: cfg.SafePath, Home: cfg.ChildHome},
 		MaxConcurrent: cfg.MaxConcurrent,
 		Advertised:    server.Allowlist{Commands: cfg.Commands, Patterns: cfg.PatternSources},
 		SandboxMode:   cfg.SandboxMode,
-		Policy:        pol,
+		Launcher:      launcher,
+		Policy:        policy.FromSettings(cfg.PolicySettings(), launcherSandbox(launcher)),
 		Version:       Version(),
-		ExtraEnv:      pol.ExtraEnv,
 		Jobs:          jobOptions(cfg.Jobs),
 	}
+}
+
+// launcherSandbox is what the policy gets of a launcher: its rules and
+// its calls' temporary directories (nothing without one).
+func launcherSandbox(l *sandbox.Launcher) policy.Sandbox {
+	if l == nil {
+		return policy.Sandbox{}
+	}
+	return policy.Sandbox{Rules: l.Rules, TempDirs: l}
 }
 
 // logSandbox writes the one start-up line saying how children are

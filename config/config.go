@@ -88,7 +88,13 @@ type Config struct {
 // PolicySettings are the policy's part of the configuration.
 func (c *Config) PolicySettings() policy.Settings {
 	return policy.Settings{Commands: c.Commands, Patterns: c.Patterns, PatternSources: c.PatternSources, GitSubcommands: c.GitSubcommands,
-		ChildEnv: childenv.Config{Allowlist: c.ChildEnvAllowlist, SafePath: c.SafePath}, AllowedDirs: c.AllowedDirs}
+		ChildEnv: c.ChildEnv(), AllowedDirs: c.AllowedDirs}
+}
+
+// ChildEnv is the child-environment configuration: the one value every
+// stage's environment is built from (policy.Settings.ChildEnv).
+func (c *Config) ChildEnv() childenv.Config {
+	return childenv.Config{Allowlist: c.ChildEnvAllowlist, SafePath: c.SafePath, Home: c.ChildHome}
 }
 
 // Load reads the process environment and validates it, with the built-in

@@ -4,12 +4,12 @@ package config
 // Defaults owned elsewhere are used from their owner: MCP_SHELL_SAFE_PATH
 // from childenv.DefaultPath (childenv applies the children's PATH and
 // already falls back to it), MCP_SHELL_SANDBOX_READ_DIRS from
-// sandbox.DefaultReadDirs and the MCP_SHELL_RLIMIT_* values from
-// sandbox.DefaultLimits.
+// sandbox.DefaultReadDirs, the MCP_SHELL_RLIMIT_* values from
+// sandbox.DefaultLimits and MCP_SHELL_OUTPUT_LIMIT_BYTES from
+// runner.DefaultOutputLimit.
 const (
 	defaultTimeoutSeconds = 30
 	maxTimeoutSeconds     = 300
-	defaultOutputLimit    = 1 << 20 // bytes per stream
 	defaultAuditLog       = "stderr"
 	defaultLogLevel       = "info"
 	defaultTool           = "shell_execute"

@@ -13,6 +13,7 @@ import (
 	"github.com/caarlos0/env/v11"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
+	"github.com/seed-b63acb1b/mcp-shell-server/runner"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
@@ -68,7 +69,7 @@ func defaultEnv() Env {
 	return Env{
 		DefaultTimeout:  defaultTimeoutSeconds,
 		MaxTimeout:      maxTimeoutSeconds,
-		OutputLimit:     defaultOutputLimit,
+		OutputLimit:     runner.DefaultOutputLimit,
 		SafePath:        childenv.DefaultPath,
 		MaxConcurrent:   defaultMaxConcurrent,
 		AuditLog:        defaultAuditLog,

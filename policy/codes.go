@@ -8,6 +8,26 @@ import "github.com/seed-b63acb1b/mcp-shell-server/refusal"
 const (
 	// CodeEmpty: the argv, or one pipeline stage's program name, is empty.
 	CodeEmpty refusal.Code = "argv.empty"
+	// CodeProgram: execute_command's program is empty or blank.
+	CodeProgram refusal.Code = "request.program"
+	// CodeRequestNUL: the directory or an envs name or value contains a NUL
+	// byte.
+	CodeRequestNUL refusal.Code = "request.nul"
+	// CodeEnv: an envs entry names a variable the operator does not
+	// delegate (MCP_SHELL_CHILD_ENV_ALLOWLIST).
+	CodeEnv refusal.Code = "request.env"
+	// CodeEnvSteering: an envs entry names a variable that steers which
+	// program or code a child runs, what configuration it reads or where it
+	// writes (childenv.Steering); never accepted per call.
+	CodeEnvSteering refusal.Code = "request.env-steering"
+	// CodeEnvReserved: an envs entry names a variable reserved for the
+	// server itself (MCPGODEBUG).
+	CodeEnvReserved refusal.Code = "request.env-reserved"
+	// CodeEnvName: an envs name is not a valid variable name.
+	CodeEnvName refusal.Code = "request.env-name"
+	// CodeTempDir: the call's private temporary directory could not be
+	// created (a full or read-only temporary directory).
+	CodeTempDir refusal.Code = "request.temp-dir"
 	// CodeNUL: an argument contains a NUL byte, which no program can receive.
 	CodeNUL refusal.Code = "argv.nul"
 	// CodeShellOperator: an element is exactly ";", "&&" or "||": a shell

@@ -9,7 +9,6 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/config"
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/testcases"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
-	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
 // TestRedteam2Corpus (issue 12, every class) judges each redteam2 row the
@@ -46,12 +45,8 @@ func TestRedteam2Corpus(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.ID, err)
 		}
-		wd, err := workdir.OpenAllowed(nil, cfg.AllowedDirs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = policy.FromSettings(cfg.PolicySettings()).Evaluate(c.Argv, wd)
-		wd.Close()
+		call, err := policy.FromSettings(cfg.PolicySettings(), policy.Sandbox{}).Decide(policy.Request{Argv: c.Argv})
+		call.Close()
 		got := "allow"
 		if err != nil {
 			got = "reject"

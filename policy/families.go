@@ -1,11 +1,11 @@
 package policy
 
 import (
-	"path"
 	"regexp"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
+	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
 // Settings are what the operator configures of the policy.
@@ -26,10 +26,19 @@ type Settings struct {
 	AllowedDirs []string
 }
 
-// FromSettings builds the policy the server runs with: the operator's
-// allowlist and patterns, and the argv recognizer of every family in the
-// argvrules registry.
-func FromSettings(s Settings) *Policy {
+// Sandbox is what the policy gets of the sandbox: the rules that decide
+// what each stage may do (nil: no sandbox) and the supply of calls'
+// private temporary directories (the launcher; `check` names them
+// without creating any).
+type Sandbox struct {
+	Rules    *sandbox.Rules
+	TempDirs TempDirs
+}
+
+// FromSettings builds the policy the server and `check` run with: the
+// operator's allowlist and patterns, the argv recognizer of every family
+// in the argvrules registry, and the sandbox's rules.
+func FromSettings(s Settings, sb Sandbox) *Policy {
 	return New(Config{
 		Commands:       s.Commands,
 		Patterns:       s.Patterns,
@@ -38,31 +47,7 @@ func FromSettings(s Settings) *Policy {
 		Recognize:      argvrules.Check,
 		ChildEnv:       s.ChildEnv,
 		AllowedDirs:    s.AllowedDirs,
+		Sandbox:        sb.Rules,
+		TempDirs:       sb.TempDirs,
 	})
-}
-
-// ExtraEnv returns the environment entries a call's children need beyond
-// the minimal child environment: every registered family's Env whose
-// family runs in a stage, and git's hardening configuration for every
-// call, since allowed programs run git on their own (npm, pip and cargo
-// git dependencies, go get, make recipes) and a name may resolve to git
-// through a symlink. stages are Plan.Stages; dir is the call's working
-// directory (workdir.Dir.Real), and the families learn it with the
-// policy's allowed directories (git's safe.directory list).
-func (p *Policy) ExtraEnv(stages [][]string, dir string) []string {
-	w := argvrules.Workspace{Dir: dir, Allowed: p.cfg.AllowedDirs}
-	out := argvrules.GitFamily().Env(w)
-	seen := map[*argvrules.Family]bool{argvrules.GitFamily(): true}
-	for _, st := range stages {
-		if len(st) == 0 {
-			continue
-		}
-		f := argvrules.FamilyOf(path.Base(st[0]))
-		if f == nil || f.Env == nil || seen[f] {
-			continue
-		}
-		seen[f] = true
-		out = append(out, f.Env(w)...)
-	}
-	return out
 }

@@ -6,12 +6,12 @@ import (
 	"testing"
 )
 
-// TestExtraEnvSafeDirectories: the git configuration every call gets
+// TestHardeningSafeDirectories: the git configuration every stage gets
 // names the policy's allowed directories and the call's directory in
 // safe.directory, after a reset, and never "*".
-func TestExtraEnvSafeDirectories(t *testing.T) {
+func TestHardeningSafeDirectories(t *testing.T) {
 	p := New(Config{AllowedDirs: []string{"/w/a", "/w/b"}})
-	env := p.ExtraEnv([][]string{{"ls"}}, "/w/b/proj/sub")
+	env := p.hardening("/w/b/proj/sub")
 	vals := map[string]string{}
 	for _, e := range env {
 		k, v, _ := strings.Cut(e, "=")

@@ -151,7 +151,7 @@ func TestWindowsNamesThroughThePolicy(t *testing.T) {
 		{"powershell_ise", CodeRefusedProgram},
 		{`C:\Windows\System32\cmd.exe`, CodeUnsafeName},
 	} {
-		_, err := testPolicy(tc.argv0).Evaluate([]string{tc.argv0, "/c", "echo"}, dir)
+		_, err := decideIn(t, testPolicy(tc.argv0), []string{tc.argv0, "/c", "echo"}, dir)
 		var rej *refusal.Rejection
 		if !errors.As(err, &rej) || rej.Code != tc.code {
 			t.Errorf("%q: got %v, want %s", tc.argv0, err, tc.code)

@@ -36,8 +36,8 @@ func TestOperatorReason(t *testing.T) {
 		{[]string{"echo"}, []string{"echo", "a", "|", "||"}, CodeShellOperator, 3},
 	}
 	for _, tt := range tests {
-		p := FromSettings(Settings{Commands: tt.allow})
-		_, err := p.Evaluate(tt.argv, dir)
+		p := FromSettings(Settings{Commands: tt.allow}, Sandbox{})
+		_, err := decideIn(t, p, tt.argv, dir)
 		r := refusal.As(err)
 		if r == nil {
 			t.Errorf("%q: allowed, want %s", tt.argv, tt.code)

@@ -1,7 +1,7 @@
 package policy
 
 import (
-	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -10,6 +10,8 @@ import (
 
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
+	"github.com/seed-b63acb1b/mcp-shell-server/plan"
+	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
@@ -23,20 +25,33 @@ type Config struct {
 	PatternSources []string
 	// GitSubcommands are extra git subcommands the operator admits.
 	GitSubcommands []string
-	// Recognize judges one stage's argv (argvrules.Check: the recognizer
-	// of argv[0]'s family); nil judges nothing beyond the allowlist.
+	// Recognize judges one stage's argv (argvrules.Check: the recognizers
+	// of the families the policy selected); nil judges nothing beyond the
+	// allowlist.
 	Recognize argvrules.Recognizer
 	// ChildEnv is the child-environment configuration: programs are
-	// resolved with its ProgramPath, and recognizers see what children
-	// inherit (HOME, KUBECONFIG, POSIXLY_CORRECT).
+	// resolved with its ProgramPath, and every stage's environment starts
+	// from childenv.Build.
 	ChildEnv childenv.Config
-	// Getenv looks up the operator's environment; nil is os.LookupEnv
-	// (what the server's childenv.Build reads).
+	// Getenv looks up the operator's environment; nil is os.LookupEnv.
 	Getenv func(string) (string, bool)
 	// AllowedDirs are the directories calls may run in and write to; a
 	// program found inside one runs only when allowlisted by its exact
 	// absolute path.
 	AllowedDirs []string
+	// Sandbox decides what each stage may do under the kernel sandbox; nil
+	// means no sandbox (every stage's Confinement says mode off).
+	Sandbox *sandbox.Rules
+	// TempDirs hands out the private temporary directory of every call
+	// the sandbox confines (sandbox.Launcher); required when
+	// Sandbox.Confined().
+	TempDirs TempDirs
+}
+
+// TempDirs supplies calls' private temporary directories.
+type TempDirs interface {
+	CallDir() (string, error)
+	ReleaseCallDir(dir string)
 }
 
 // Policy decides requests. It is immutable and safe for concurrent use.
@@ -57,59 +72,142 @@ func New(cfg Config) *Policy {
 	return p
 }
 
-// Plan is an approved request: what the runner may start.
-type Plan struct {
-	// Stages are the pipeline stages' argv, redirections removed.
-	Stages [][]string
-	// StdinFile is the "<" target of the first stage ("" if none);
-	// StdoutFile the ">"/">>" target of the last stage.
-	StdinFile    string
-	StdoutFile   string
-	StdoutAppend bool
-	// Rules says, per stage, which allowlist entry admitted it, e.g.
-	// "allowlist.exact:git" or "allowlist.pattern:/usr/bin/.*".
-	Rules []string
+// AllowedDirs are the directories calls may run in (the first is the
+// default working directory).
+func (p *Policy) AllowedDirs() []string { return p.cfg.AllowedDirs }
+
+// Request is one call as a client asked for it.
+type Request struct {
+	// Argv is the command: a pipeline of stages separated by "|" elements,
+	// with "<", ">" and ">>" redirections (shell_execute), or, with Exact,
+	// one program and its arguments, every element data (execute_command).
+	Argv  []string
+	Exact bool
+	// Dir is the working directory argument; nil means the first allowed
+	// directory, a relative one resolves against it.
+	Dir *string
+	// Envs are the per-call environment variables.
+	Envs map[string]string
 }
 
-// Evaluate decides argv for a call running in dir (redirection targets
-// and output paths are probed under it). It returns a Plan, or a
-// *refusal.Rejection.
-func (p *Policy) Evaluate(argv []string, dir *workdir.Dir) (*Plan, error) {
-	if err := checkWhole(argv); err != nil {
-		return nil, p.operatorReason(argv, dir, err)
+// Decide is the one path from a request to a verdict, for the server and
+// for `check`: it returns the call's plan, or a *refusal.Rejection (see
+// the package documentation for the order of checks). When the refusal
+// comes after the working directory was opened, the returned Call is not
+// nil: it holds only Dir (what the audit record's directory says), and
+// the caller closes it as it closes an approved one.
+func (p *Policy) Decide(req Request) (*plan.Call, error) {
+	if err := checkRequest(req); err != nil {
+		return nil, err
 	}
-	stages, err := splitStages(argv)
+	dir, err := workdir.OpenAllowed(req.Dir, p.cfg.AllowedDirs)
 	if err != nil {
 		return nil, err
 	}
-	plan := &Plan{}
-	for i, st := range stages {
-		words, err := parseRedirects(st, i == 0, i == len(stages)-1, plan)
-		if err != nil {
-			return nil, err
-		}
-		rule, err := p.checkStage(words.argv, st.offset, words.offsets, dir)
-		if err != nil {
-			return nil, err
-		}
-		plan.Stages = append(plan.Stages, words.argv)
-		plan.Rules = append(plan.Rules, rule)
+	call := &plan.Call{Dir: dir}
+	if err := p.decide(req, call); err != nil {
+		call.Stages = nil
+		return call, err
 	}
-	if err := probeRedirects(plan, dir); err != nil {
-		return nil, err
-	}
-	return plan, nil
+	return call, nil
 }
 
-// checkWhole applies the rules that look at argv as a whole.
-func checkWhole(argv []string) error {
-	if len(argv) == 0 {
+// decide fills call (whose Dir is open) from req.
+func (p *Policy) decide(req Request, call *plan.Call) error {
+	base, err := p.baseEnv(req.Envs)
+	if err != nil {
+		return err
+	}
+	if err := p.takeTempDir(call); err != nil {
+		return err
+	}
+	c := callContext{dir: call.Dir, base: base, tempDir: call.TempDir, hardening: p.hardening(call.Dir.Real())}
+	stages, err := p.split(req, c)
+	if err != nil {
+		return err
+	}
+	for i, st := range stages {
+		words := st.data()
+		if !req.Exact {
+			if words, err = parseRedirects(st, i == 0, i == len(stages)-1, call); err != nil {
+				return err
+			}
+		}
+		s, err := p.stage(words, c)
+		if err != nil {
+			return err
+		}
+		call.Stages = append(call.Stages, s)
+	}
+	return probeRedirects(call)
+}
+
+// callContext is what every stage of one call shares.
+type callContext struct {
+	dir       *workdir.Dir
+	base      []string // childenv.Build's environment
+	tempDir   string
+	hardening []string // the git configuration every stage gets
+}
+
+// split applies the rules that look at argv as a whole and splits it
+// into stages (Exact: one stage of data).
+func (p *Policy) split(req Request, c callContext) ([]stage, error) {
+	if req.Exact {
+		return []stage{{words: req.Argv}}, nil
+	}
+	if err := checkOperators(req.Argv); err != nil {
+		return nil, p.operatorReason(req.Argv, c, err)
+	}
+	return splitStages(req.Argv)
+}
+
+// takeTempDir gives a confined call its private temporary directory.
+func (p *Policy) takeTempDir(call *plan.Call) error {
+	if p.cfg.Sandbox == nil || !p.cfg.Sandbox.Confined() {
+		return nil
+	}
+	dir, err := p.cfg.TempDirs.CallDir()
+	if err != nil {
+		return reject(CodeTempDir, -1, "", "cannot create the call's private temporary directory: %v", err)
+	}
+	call.SetTempDir(dir, p.cfg.TempDirs.ReleaseCallDir)
+	return nil
+}
+
+// checkRequest applies the rules that need nothing but the request: an
+// argv to run, and no NUL byte anywhere a program would receive it.
+func checkRequest(req Request) error {
+	if len(req.Argv) == 0 {
 		return reject(CodeEmpty, -1, "", "Empty command")
 	}
-	for i, a := range argv {
+	if req.Exact && strings.TrimSpace(req.Argv[0]) == "" {
+		return reject(CodeProgram, 0, req.Argv[0], "program is empty")
+	}
+	for i, a := range req.Argv {
 		if strings.IndexByte(a, 0) >= 0 {
 			return reject(CodeNUL, i, a, "Argument %d contains a NUL byte, which no program can receive", i)
 		}
+	}
+	if req.Dir != nil && strings.IndexByte(*req.Dir, 0) >= 0 {
+		return reject(CodeRequestNUL, -1, "", "the directory contains a NUL byte, which cannot be passed to a program")
+	}
+	names := make([]string, 0, len(req.Envs))
+	for k := range req.Envs {
+		names = append(names, k)
+	}
+	slices.Sort(names) // the same name on every call
+	for _, k := range names {
+		if strings.IndexByte(k, 0) >= 0 || strings.IndexByte(req.Envs[k], 0) >= 0 {
+			return reject(CodeRequestNUL, -1, k, "envs entry %q contains a NUL byte, which cannot be passed to a program", k)
+		}
+	}
+	return nil
+}
+
+// checkOperators refuses whole-element shell operators.
+func checkOperators(argv []string) error {
+	for i, a := range argv {
 		switch a {
 		case ";", "&&", "||":
 			return reject(CodeShellOperator, i, a,
@@ -122,6 +220,15 @@ func checkWhole(argv []string) error {
 type stage struct {
 	words  []string
 	offset int // index of words[0] in the request argv
+}
+
+// data is the stage as it is, every element data, with its positions.
+func (st stage) data() stageWords {
+	w := stageWords{argv: st.words, offsets: make([]int, len(st.words)), start: st.offset}
+	for i := range st.words {
+		w.offsets[i] = st.offset + i
+	}
+	return w
 }
 
 // splitStages splits argv on elements that are exactly "|".
@@ -143,44 +250,6 @@ func splitStages(argv []string) ([]stage, error) {
 		start = i + 1
 	}
 	return out, nil
-}
-
-// checkStage validates one stage's argv (redirections removed) and returns
-// the allowlist rule that admitted it. offsets maps argv positions to the
-// request's positions.
-func (p *Policy) checkStage(argv []string, stageOffset int, offsets []int, dir *workdir.Dir) (string, error) {
-	if len(argv) == 0 || strings.TrimSpace(argv[0]) == "" {
-		return "", reject(CodeEmpty, stageOffset, "", "Empty command")
-	}
-	name := argv[0]
-	if err := checkName(name, offsets[0]); err != nil {
-		return "", err
-	}
-	if n, category, ok := Refused(name); ok {
-		return "", reject(CodeRefusedProgram, offsets[0], name,
-			"Command rejected by default security policy: %s (%s %q is refused whatever the allowlist says)", n, category, name)
-	}
-	rule, err := p.allowed(name, offsets[0])
-	if err != nil {
-		return "", err
-	}
-	res, found, err := p.resolveProgram(name, offsets[0])
-	if err != nil {
-		return "", err
-	}
-	if err := p.checkLocation(name, offsets[0], res, found, dir); err != nil {
-		return "", err
-	}
-	if err := checkTargets(name, offsets[0], res); err != nil {
-		return "", err
-	}
-	if err := p.checkSystemDir(name, offsets[0], res); err != nil {
-		return "", err
-	}
-	if err := p.recognize(argv, offsets, p.recognizerContext(dir, res)); err != nil {
-		return "", err
-	}
-	return rule, nil
 }
 
 // unsafeName matches characters a program name may not contain.
@@ -227,53 +296,15 @@ func (p *Policy) allowed(name string, index int) (string, error) {
 	return "", reject(CodeNotAllowed, index, name, "Command not allowed: %s", name)
 }
 
-func (p *Policy) recognize(argv []string, offsets []int, ctx argvrules.Context) error {
-	if p.cfg.Recognize == nil {
-		return nil
-	}
-	r := p.cfg.Recognize(argv, ctx)
-	if r == nil {
-		return nil
-	}
-	return r.Shifted(offsets)
-}
-
 // inPathDir reports whether name is an absolute path directly inside a
 // directory of the program PATH.
 func (p *Policy) inPathDir(name string) bool {
 	return filepath.IsAbs(name) && slices.Contains(filepath.SplitList(p.programPath), filepath.Dir(name))
 }
 
-// String renders a plan for logs and `check`.
-func (pl *Plan) String() string {
-	var b strings.Builder
-	for i, st := range pl.Stages {
-		if i > 0 {
-			b.WriteString(" | ")
-		}
-		fmt.Fprintf(&b, "%q", st)
+func (p *Policy) getenv(name string) (string, bool) {
+	if p.cfg.Getenv != nil {
+		return p.cfg.Getenv(name)
 	}
-	return b.String()
-}
-
-// EvaluateArgv decides a single argv in which every element is data: no
-// pipeline, no redirection, no shell-operator elements (the argv-only
-// execute_command tool). argv[0] still goes through the name checks, the
-// refusal list, the allowlist and its family's recognizer.
-func (p *Policy) EvaluateArgv(argv []string, dir *workdir.Dir) (*Plan, error) {
-	if len(argv) == 0 {
-		return nil, reject(CodeEmpty, -1, "", "Empty command")
-	}
-	offsets := make([]int, len(argv))
-	for i, a := range argv {
-		if strings.IndexByte(a, 0) >= 0 {
-			return nil, reject(CodeNUL, i, a, "Argument %d contains a NUL byte, which no program can receive", i)
-		}
-		offsets[i] = i
-	}
-	rule, err := p.checkStage(argv, 0, offsets, dir)
-	if err != nil {
-		return nil, err
-	}
-	return &Plan{Stages: [][]string{argv}, Rules: []string{rule}}, nil
+	return os.LookupEnv(name)
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+	"github.com/seed-b63acb1b/mcp-shell-server/plan"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
@@ -28,6 +29,29 @@ func testPolicy(commands ...string) *Policy {
 			return nil
 		},
 	})
+}
+
+// decideIn decides argv in dir under p, as if dir were the only allowed
+// directory; the plan is closed with the test.
+func decideIn(t testing.TB, p *Policy, argv []string, dir *workdir.Dir) (*plan.Call, error) {
+	return decideReq(t, p, Request{Argv: argv}, dir)
+}
+
+// exactIn is decideIn for an execute_command request (every element data).
+func exactIn(t testing.TB, p *Policy, argv []string, dir *workdir.Dir) (*plan.Call, error) {
+	return decideReq(t, p, Request{Argv: argv, Exact: true}, dir)
+}
+
+func decideReq(t testing.TB, p *Policy, req Request, dir *workdir.Dir) (*plan.Call, error) {
+	in := *p
+	in.cfg.AllowedDirs = append([]string{dir.Real()}, p.cfg.AllowedDirs...)
+	if req.Dir == nil {
+		d := dir.Real()
+		req.Dir = &d
+	}
+	call, err := in.Decide(req)
+	t.Cleanup(call.Close)
+	return call, err
 }
 
 func fixture(t testing.TB) *workdir.Dir {
@@ -91,12 +115,12 @@ func TestEvaluate(t *testing.T) {
 		{[]string{">", "out.txt"}, CodeEmpty, 0},
 	}
 	for _, tt := range tests {
-		plan, err := p.Evaluate(tt.argv, dir)
+		plan, err := decideIn(t, p, tt.argv, dir)
 		if tt.code == "" {
 			if err != nil {
 				t.Errorf("%q: refused: %v", tt.argv, err)
-			} else if len(plan.Rules) != len(plan.Stages) {
-				t.Errorf("%q: rules %v for %d stages", tt.argv, plan.Rules, len(plan.Stages))
+			} else if len(plan.Rules()) != len(plan.Stages) {
+				t.Errorf("%q: rules %v for %d stages", tt.argv, plan.Rules(), len(plan.Stages))
 			}
 			continue
 		}
@@ -129,7 +153,7 @@ func TestEvaluateRedirectTargets(t *testing.T) {
 		{[]string{"cat", "<", "/etc/hostname"}, false},
 		{[]string{"cat", "<", "sub/../in.txt"}, false},
 	} {
-		_, err := p.Evaluate(tt.argv, dir)
+		_, err := decideIn(t, p, tt.argv, dir)
 		if (err == nil) != tt.ok {
 			t.Errorf("%q: err %v, want ok=%v", tt.argv, err, tt.ok)
 		}
@@ -140,11 +164,11 @@ func TestEvaluateRedirectTargets(t *testing.T) {
 }
 
 func TestPlanStagesDropRedirects(t *testing.T) {
-	plan, err := testPolicy("cat", "sort").Evaluate([]string{"cat", "<", "in.txt", "|", "sort", "-r", ">>", "out"}, fixture(t))
+	plan, err := decideIn(t, testPolicy("cat", "sort"), []string{"cat", "<", "in.txt", "|", "sort", "-r", ">>", "out"}, fixture(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(plan.Stages) != 2 || !slices.Equal(plan.Stages[1], []string{"sort", "-r"}) || plan.StdinFile != "in.txt" || plan.StdoutFile != "out" || !plan.StdoutAppend {
+	if len(plan.Stages) != 2 || !slices.Equal(plan.Stages[1].Argv, []string{"sort", "-r"}) || plan.StdinFile != "in.txt" || plan.StdoutFile != "out" || !plan.StdoutAppend {
 		t.Errorf("plan %+v", plan)
 	}
 }
@@ -171,8 +195,8 @@ func FuzzEvaluate(f *testing.F) {
 	f.Add("|\x1f|")
 	f.Fuzz(func(t *testing.T, joined string) {
 		argv := splitUnit(joined)
-		plan1, err1 := p.Evaluate(argv, dir)
-		plan2, err2 := p.Evaluate(argv, dir)
+		plan1, err1 := decideIn(t, p, argv, dir)
+		plan2, err2 := decideIn(t, p, argv, dir)
 		if (err1 == nil) != (err2 == nil) {
 			t.Fatalf("unstable verdict for %q", argv)
 		}
@@ -197,12 +221,12 @@ func splitUnit(s string) []string {
 func TestEvaluateArgvTreatsOperatorsAsData(t *testing.T) {
 	p := testPolicy("echo", "fake", "bash")
 	dir := fixture(t)
-	plan, err := p.EvaluateArgv([]string{"echo", "|", ">", "/etc/x", ";", "&&"}, dir)
-	if err != nil || len(plan.Stages) != 1 || len(plan.Stages[0]) != 6 || plan.StdoutFile != "" {
+	plan, err := exactIn(t, p, []string{"echo", "|", ">", "/etc/x", ";", "&&"}, dir)
+	if err != nil || len(plan.Stages) != 1 || len(plan.Stages[0].Argv) != 6 || plan.StdoutFile != "" {
 		t.Fatalf("plan %+v err %v", plan, err)
 	}
 	for _, argv := range [][]string{{"fake", "--evil"}, {"bash"}, {"ls"}, {}, {"echo", "a\x00"}} {
-		if _, err := p.EvaluateArgv(argv, dir); err == nil {
+		if _, err := exactIn(t, p, argv, dir); err == nil {
 			t.Errorf("%q accepted", argv)
 		}
 	}

@@ -4,9 +4,9 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/plan"
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
-	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
 // stageWords is a stage's argv with redirections removed; offsets[i] is
@@ -14,6 +14,7 @@ import (
 type stageWords struct {
 	argv    []string
 	offsets []int
+	start   int // the request-argv index of the stage's first element
 }
 
 func isRedirectOp(s string) bool { return s == "<" || s == ">" || s == ">>" }
@@ -24,10 +25,10 @@ func isRedirectOp(s string) bool { return s == "<" || s == ">" || s == ">>" }
 var unsafeTarget = regexp.MustCompile("[;&|<>`]|\\p{Cc}")
 
 // parseRedirects removes "<", ">" and ">>" with their targets from a stage
-// and records them in plan. "<" is allowed only on the first stage and
+// and records them in call. "<" is allowed only on the first stage and
 // ">"/">>" only on the last: elsewhere they could not apply.
-func parseRedirects(st stage, first, last bool, plan *Plan) (stageWords, error) {
-	var w stageWords
+func parseRedirects(st stage, first, last bool, call *plan.Call) (stageWords, error) {
+	w := stageWords{start: st.offset}
 	for i := 0; i < len(st.words); i++ {
 		op := st.words[i]
 		at := st.offset + i
@@ -47,9 +48,9 @@ func parseRedirects(st stage, first, last bool, plan *Plan) (stageWords, error) 
 			return w, err
 		}
 		if op == "<" {
-			plan.StdinFile = target
+			call.StdinFile = target
 		} else {
-			plan.StdoutFile, plan.StdoutAppend = target, op == ">>"
+			call.StdoutFile, call.StdoutAppend = target, op == ">>"
 		}
 		i++
 	}
@@ -101,15 +102,15 @@ func checkTarget(target string, at int) error {
 
 // probeRedirects checks the effective targets against the file system
 // without creating, truncating or blocking on anything.
-func probeRedirects(plan *Plan, dir *workdir.Dir) error {
-	if plan.StdinFile != "" {
-		if err := redirect.Probe(dir, plan.StdinFile, false); err != nil {
-			return fromRedirect(err, plan.StdinFile, -1)
+func probeRedirects(call *plan.Call) error {
+	if call.StdinFile != "" {
+		if err := redirect.Probe(call.Dir, call.StdinFile, false); err != nil {
+			return fromRedirect(err, call.StdinFile, -1)
 		}
 	}
-	if plan.StdoutFile != "" {
-		if err := redirect.Probe(dir, plan.StdoutFile, true); err != nil {
-			return fromRedirect(err, plan.StdoutFile, -1)
+	if call.StdoutFile != "" {
+		if err := redirect.Probe(call.Dir, call.StdoutFile, true); err != nil {
+			return fromRedirect(err, call.StdoutFile, -1)
 		}
 	}
 	return nil

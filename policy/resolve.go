@@ -2,12 +2,11 @@ package policy
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
+	"github.com/seed-b63acb1b/mcp-shell-server/plan"
 	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
@@ -16,44 +15,45 @@ import (
 // (x86_64 -> setarch), and a program that lies in a directory calls can
 // write (an allowed directory: the request can plant or replace files
 // there with redirections, archives, patches or copies) runs only when the
-// operator allowlisted its exact absolute path. The runner resolves the
-// name again at the start with the same PATH (childenv.ProgramPath); a
-// symlink swapped between the two is not caught here (SECURITY.md).
+// operator allowlisted its exact absolute path. The resolution is the
+// plan's: the runner executes the file it found after checking that it
+// is still the same file (childenv.Resolution.Verify), never the name
+// again.
 
-// resolveProgram resolves name for the stage the way the runner will. A
-// name that is not found yields a zero Program: the runner will fail to
-// start it, and recognizers then judge by the name alone. A name the
-// search finds as a script Windows would hand to cmd.exe or a script host
-// is refused here, with the file it found.
-func (p *Policy) resolveProgram(name string, index int) (childenv.Resolution, bool, error) {
+// resolveProgram resolves name with the child PATH. A name that is not
+// found yields a Program with Err set: the runner then fails to start
+// it, and recognizers judge by the name alone. A name the search finds
+// as a script Windows would hand to cmd.exe or a script host is refused
+// here, with the file it found.
+func (p *Policy) resolveProgram(name string, index int) (plan.Program, error) {
 	r, err := childenv.Resolve(name, p.programPath, "")
 	if se, ok := errors.AsType[*childenv.ScriptFileError](err); ok {
-		return r, false, reject(CodeRefusedProgram, index, name,
+		return plan.Program{}, reject(CodeRefusedProgram, index, name,
 			"Command rejected by default security policy: %q resolves to %s, a script Windows runs through %s: refused whatever the allowlist says", name, se.File, se.Host)
 	}
 	if err != nil {
-		return childenv.Resolution{}, false, nil
+		return plan.Program{Err: err}, nil
 	}
-	return r, true, nil
+	return plan.Program{Resolution: r}, nil
 }
 
 // checkLocation refuses a relative program path (it names a file in the
 // working directory) and a program any of whose chain lies inside an
 // allowed directory or the call's directory, unless name is an absolute
 // path the operator allowlisted exactly.
-func (p *Policy) checkLocation(name string, index int, r childenv.Resolution, found bool, dir *workdir.Dir) error {
+func (p *Policy) checkLocation(name string, index int, prog plan.Program, dir *workdir.Dir) error {
 	if strings.Contains(name, "/") && !filepath.IsAbs(name) {
 		return reject(CodeWritableProgram, index, name,
 			"Command rejected by default security policy: program in a writable directory: %q is a path relative to the working directory, which calls can write; allowlist the program's absolute path and call it by that path", name)
 	}
-	if !found || (filepath.IsAbs(name) && p.commands[name]) {
+	if prog.Found == "" || (filepath.IsAbs(name) && p.commands[name]) {
 		return nil
 	}
 	writable := append([]string{}, p.cfg.AllowedDirs...)
 	if dir != nil {
 		writable = append(writable, dir.Real())
 	}
-	for _, f := range chainFiles(r) {
+	for _, f := range chainFiles(prog.Resolution) {
 		if d := workdir.Inside(f, writable); d != "" {
 			return reject(CodeWritableProgram, index, name,
 				"Command rejected by default security policy: program in a writable directory: %q resolves to %s, inside %s, where calls can plant or replace programs; only an exact absolute path in ALLOW_COMMANDS runs such a program", name, f, d)
@@ -115,28 +115,4 @@ var multiCallTarget = map[string]bool{"busybox": true, "toybox": true}
 func refusedTarget(name string, index int, file, n, category string) error {
 	return reject(CodeRefusedProgram, index, name,
 		"Command rejected by default security policy: %s (%q resolves to %s, which is %s %q: refused whatever the allowlist says)", n, name, file, category, n)
-}
-
-// recognizerContext is what the family recognizers see of the call.
-func (p *Policy) recognizerContext(dir *workdir.Dir, r childenv.Resolution) argvrules.Context {
-	return argvrules.Context{
-		Dir:            dir,
-		GitSubcommands: p.cfg.GitSubcommands,
-		Program:        argvrules.Program{Path: r.Found, Links: r.Links},
-		Env:            p.inherited,
-		Refused:        func(n string) bool { _, _, ok := Refused(n); return ok },
-	}
-}
-
-// inherited is what a child inherits for name (childenv.Inherited under
-// the operator's environment).
-func (p *Policy) inherited(name string) (string, bool) {
-	return childenv.Inherited(p.cfg.ChildEnv, p.getenv, name)
-}
-
-func (p *Policy) getenv(name string) (string, bool) {
-	if p.cfg.Getenv != nil {
-		return p.cfg.Getenv(name)
-	}
-	return os.LookupEnv(name)
 }

@@ -122,7 +122,7 @@ func TestProgramResolution(t *testing.T) {
 		{"symlink into an allowed directory", f.policy("[a-z]+"), []string{"viawork"}, CodeWritableProgram},
 		{"exact absolute path allowlisted", f.policy("zzz", f.work+"/bin/cat"), []string{f.work + "/bin/cat"}, ""},
 	} {
-		_, err := tt.p.Evaluate(tt.argv, f.dir)
+		_, err := decideIn(t, tt.p, tt.argv, f.dir)
 		switch rj := refusal.As(err); {
 		case tt.code == "" && err != nil:
 			t.Errorf("%s: %q refused: %v", tt.name, tt.argv, err)

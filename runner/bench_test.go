@@ -16,7 +16,7 @@ import (
 // program; compare with BenchmarkExecTrue (bare os/exec).
 func BenchmarkRunTrue(b *testing.B) {
 	requirePrograms(b, "/bin/true")
-	s := Spec{Stages: [][]string{{"/bin/true"}}, Dir: pinned(b, "/"), Env: []string{testPath}, Timeout: 10 * time.Second, OutputLimit: 1 << 20}
+	s := tspec{Stages: [][]string{{"/bin/true"}}, Dir: pinned(b, "/"), Env: []string{testPath}, Spec: Spec{Timeout: 10 * time.Second, OutputLimit: 1 << 20}}.build(b)
 	for b.Loop() {
 		r, err := Run(b.Context(), s)
 		if err != nil || r.Outcome != Success {
@@ -38,7 +38,7 @@ func BenchmarkExecTrue(b *testing.B) {
 // BenchmarkRunPipeline3 is a three-stage pipeline, for scale.
 func BenchmarkRunPipeline3(b *testing.B) {
 	requirePrograms(b, "/bin/true")
-	s := Spec{Stages: [][]string{{"/bin/true"}, {"/bin/true"}, {"/bin/true"}}, Dir: pinned(b, "/"), Env: []string{testPath}, Timeout: 10 * time.Second, OutputLimit: 1 << 20}
+	s := tspec{Stages: [][]string{{"/bin/true"}, {"/bin/true"}, {"/bin/true"}}, Dir: pinned(b, "/"), Env: []string{testPath}, Spec: Spec{Timeout: 10 * time.Second, OutputLimit: 1 << 20}}.build(b)
 	for b.Loop() {
 		if _, err := Run(b.Context(), s); err != nil {
 			b.Fatal(err)
@@ -68,7 +68,7 @@ func benchLauncher(b *testing.B, mode string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := Spec{Stages: [][]string{{"/bin/true"}}, Dir: pinned(b, dir), Env: []string{testPath}, Timeout: 10 * time.Second, OutputLimit: 1 << 20, Sandbox: l}
+	s := tspec{Stages: [][]string{{"/bin/true"}}, Dir: pinned(b, dir), Env: []string{testPath}, Spec: Spec{Timeout: 10 * time.Second, OutputLimit: 1 << 20, Sandbox: l}}.build(b)
 	for b.Loop() {
 		r, err := Run(b.Context(), s)
 		if err != nil || r.Outcome != Success || r.ExitCode == nil || *r.ExitCode != 0 {

@@ -175,12 +175,12 @@ func runBenign(t *testing.T, argv []string, stdin, dir, cache string) Result {
 	t.Helper()
 	d := pinned(t, dir)
 	defer d.Close() // before the next copy replaces dir
-	s := Spec{Stages: [][]string{argv}, Dir: d, Env: append([]string{"PATH=" + rowPath}, benignEnv...),
-		Timeout: 20 * time.Second, OutputLimit: 1 << 20, KillGrace: grace, Stdin: []byte(stdin)}
+	s := tspec{Stages: [][]string{argv}, Dir: d, Env: append([]string{"PATH=" + rowPath}, benignEnv...),
+		Spec: Spec{Timeout: 20 * time.Second, OutputLimit: 1 << 20, KillGrace: grace, Stdin: []byte(stdin)}}
 	if cache != "" {
 		s.Sandbox = proofLauncher(t, dir, cache)
 	}
-	r, err := Run(t.Context(), s)
+	r, err := Run(t.Context(), s.build(t))
 	if err != nil {
 		t.Fatalf("Run %q: %v", argv, err)
 	}

@@ -120,15 +120,17 @@ func zeroSpec(b *testing.B, n, limit int64, drain bool) Spec {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return Spec{
-		Stages:         [][]string{{"head", "-c", strconv.FormatInt(n, 10), "/dev/zero"}},
-		Dir:            pinned(b, dir),
-		Env:            []string{testPath},
-		Timeout:        time.Minute,
-		OutputLimit:    limit,
-		DrainPastLimit: drain,
-		Sandbox:        l,
-	}
+	return tspec{
+		Stages: [][]string{{"head", "-c", strconv.FormatInt(n, 10), "/dev/zero"}},
+		Dir:    pinned(b, dir),
+		Env:    []string{testPath},
+		Spec: Spec{
+			Timeout:        time.Minute,
+			OutputLimit:    limit,
+			DrainPastLimit: drain,
+			Sandbox:        l,
+		},
+	}.build(b)
 }
 
 func runOK(b *testing.B, s Spec) Result {

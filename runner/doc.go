@@ -3,16 +3,21 @@
 //
 // Contract (Run):
 //
-//   - Every stage's argv[0] is resolved with childenv.LookPath using the
-//     PATH in Spec.Env, never the server's PATH. Spec.Env is the complete
-//     environment; a nil Env means an empty one, never the server's.
+//   - The runner takes every fact of the call from its plan (Spec.Plan,
+//     package plan) and re-derives none: each stage executes the program
+//     the policy resolved (plan.Program.ExecPath), after checking that it
+//     is still the same file (Program.Verify: a name not found, or a file
+//     replaced since, is a *LaunchError and nothing of the call starts
+//     after it), with the stage's argv and its complete environment
+//     (plan.Stage.Env; a nil Env means an empty one, never the
+//     server's).
 //   - Every stage starts in a new session of its own (Setsid; its pid is its
 //     session and process group id), so no process of a call has a
 //     controlling terminal (/dev/tty gives ENXIO); with SIGKILL as its
 //     parent-death signal, forked on the lifetime package's forker thread so
 //     that the signal means the server died; and, in lifetime's cgroup mode,
 //     inside the call's cgroup (startStage in stage.go). Each call is a
-//     lifetime.Call of lifetime.Default(), which binds every descendant to
+//     lifetime.Call of Spec.Lifetime, which binds every descendant to
 //     it (cgroup, subreaper or session: see package lifetime). Children
 //     never get the server's stdin, stdout or stderr: stdin is a pipe fed
 //     with Spec.Stdin, the "<" file, Spec.StdinFrom, or /dev/null; stdout and stderr are
@@ -43,8 +48,8 @@
 //   - Result.Stdout and Stderr are the caller's: the runner neither keeps
 //     nor writes them once Run has returned, so a caller may alias them
 //     (for example as a string with unsafe.String) instead of copying.
-//   - Spec.Dir is the call's pinned working directory (workdir.Dir): the
-//     stages chdir into it and the "<" and ">" files open through it.
+//   - The plan's Dir is the call's pinned working directory (workdir.Dir):
+//     the stages chdir into it and the "<" and ">" files open through it.
 //   - A ">"/">>" file is not handed to the child: the last stage writes to a
 //     pipe that the runner copies into the file, so redirected output counts
 //     toward OutputLimit and at most OutputLimit bytes reach the file. The
@@ -65,13 +70,11 @@
 //     not see (session mode, setsid) cannot hold the call open.
 //   - With Spec.Sandbox, every stage is started by the launcher
 //     (sandbox.Launcher.Start) with the process attributes startStage
-//     builds, which applies the stage's confinement and execs the
-//     resolved program with the stage's argv and Spec.Env plus its
-//     family's cache variables. A stage the launcher refuses becomes a
-//     *LaunchError wrapping a *sandbox.StartError (stages already started
-//     are killed and reaped). A confined call gets a private temporary
-//     directory (sandbox.Launcher.CallDir; TMPDIR unless Env sets it),
-//     given back to the launcher before Run returns.
+//     builds, which applies the stage's plan.Confinement. A stage the
+//     launcher refuses becomes a *LaunchError wrapping a
+//     *sandbox.StartError (stages already started are killed and reaped).
+//     The call's private temporary directory is the plan's (its owner
+//     releases it with plan.Call.Close after Run).
 //
 // Platforms (proc_*.go): macOS stages lead their own session like Linux
 // ones, without a parent-death signal or cgroup (lifetime Pgroup); Windows

@@ -121,7 +121,7 @@ func TestDescendants(t *testing.T) {
 			report := filepath.Join(t.TempDir(), "reports")
 			s.Stages = [][]string{append([]string{helper, report}, tc.steps...)}
 			s.Timeout = timeout
-			r, err := Run(t.Context(), s)
+			r, err := Run(t.Context(), s.build(t))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -216,7 +216,7 @@ func TestNoControllingTerminal(t *testing.T) {
 		if sb == "launcher" {
 			s = sandboxed(t, sandbox.ModeOff, []string{helper, os.DevNull, "tty"})
 		}
-		r, err := Run(t.Context(), s)
+		r, err := Run(t.Context(), s.build(t))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -368,8 +368,8 @@ func runHarness(args []string) int {
 		fmt.Fprintln(os.Stderr, "harness:", err)
 		return 2
 	}
-	spec := func(argv []string, viaLauncher bool) Spec {
-		s := Spec{Stages: [][]string{argv}, Dir: wd, Env: []string{testPath}, Timeout: harnessTimeout, OutputLimit: 1 << 20, KillGrace: grace}
+	spec := func(argv []string, viaLauncher bool) tspec {
+		s := tspec{Stages: [][]string{argv}, Dir: wd, Env: []string{testPath}, Spec: Spec{Timeout: harnessTimeout, OutputLimit: 1 << 20, KillGrace: grace}}
 		if viaLauncher {
 			s.Sandbox = launcher
 		}
@@ -385,7 +385,7 @@ func runHarness(args []string) int {
 				grandchild = "spawn [ tag grandchild setsid null-stdio report ready sleep ]"
 			}
 			argv := append([]string{helper, args[4]}, steps("tag stage "+grandchild+" report sleep")...)
-			go func() { _, _ = Run(context.Background(), spec(argv, i < n/2)) }()
+			go func() { _, _ = Run(context.Background(), spec(argv, i < n/2).withTemp("")) }()
 		}
 		in := bufio.NewScanner(os.Stdin)
 		for in.Scan() {
@@ -408,7 +408,7 @@ func runHarness(args []string) int {
 				defer func() { <-sem }()
 				s := spec(argv, i%2 == 0)
 				s.Timeout = 10 * time.Second
-				if r, err := Run(context.Background(), s); err != nil || r.Outcome != Success {
+				if r, err := Run(context.Background(), s.withTemp("")); err != nil || r.Outcome != Success {
 					mu.Lock()
 					failed++
 					mu.Unlock()

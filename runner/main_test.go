@@ -2,13 +2,19 @@ package runner
 
 import (
 	"os"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/plantest"
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/proctest"
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/testcases"
 	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
+	"github.com/seed-b63acb1b/mcp-shell-server/plan"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
+	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
 // TestMain lets the test binary serve as the sandbox launcher and the
@@ -47,3 +53,53 @@ const grace = 200 * time.Millisecond
 
 // pinned opens dir as a call's working directory, closed with the test.
 var pinned = testcases.Pin
+
+// tspec is a Spec as the tests write it: each stage an argv, one
+// environment for every stage, the redirections. build makes its plan the
+// way the policy would (plantest), confined by the rules of the Spec's
+// launcher, with a private temporary directory when the launcher confines
+// (released with the test); the policy itself is not used, since the
+// tests run harness programs it refuses (sh, sleep).
+type tspec struct {
+	Spec
+	Stages                [][]string
+	Dir                   *workdir.Dir
+	Env                   []string
+	StdinFile, StdoutFile string
+	StdoutAppend          bool
+}
+
+func (ts tspec) build(t testing.TB) Spec {
+	t.Helper()
+	tmp := ""
+	l := ts.Sandbox
+	if l != nil && l.Confined() {
+		var err error
+		if tmp, err = l.CallDir(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := ts.withTemp(tmp)
+	if tmp != "" {
+		release := sync.OnceFunc(func() { l.ReleaseCallDir(tmp) })
+		s.Plan.SetTempDir(tmp, func(string) { release() })
+		t.Cleanup(release) // unless the test closed the plan first
+	}
+	return s
+}
+
+// withTemp is build with tmp as the call's temporary directory ("": none),
+// for the harness processes, which have no testing.TB.
+func (ts tspec) withTemp(tmp string) Spec {
+	s := ts.Spec
+	var confine plantest.Confine
+	if l := s.Sandbox; l != nil {
+		confine = func(argv []string, fam *argvrules.Family, prog childenv.Resolution, env []string) (plan.Confinement, []string) {
+			return l.Stage(sandbox.StageRequest{Argv: argv, Family: fam, Program: prog, Env: env, TempDir: tmp})
+		}
+	}
+	c := plantest.Call(ts.Dir, confine, ts.Env, ts.Stages...)
+	c.StdinFile, c.StdoutFile, c.StdoutAppend, c.TempDir = ts.StdinFile, ts.StdoutFile, ts.StdoutAppend, tmp
+	s.Plan = c
+	return s
+}

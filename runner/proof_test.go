@@ -365,7 +365,7 @@ func (f *proofFixture) gitRepo() error {
 // spec builds the run of argv (pipelines and redirections as the server
 // passes them) in the fixture, with the row's child environment.
 func (f *proofFixture) spec(t *testing.T, r proofRow, argv []string, l *sandbox.Launcher) Spec {
-	s := Spec{Dir: pinned(t, f.work), Timeout: rowTimeout(r), OutputLimit: 1 << 20, KillGrace: grace, Sandbox: l}
+	s := tspec{Dir: pinned(t, f.work), Spec: Spec{Timeout: rowTimeout(r), OutputLimit: 1 << 20, KillGrace: grace, Sandbox: l}}
 	stages := testcases.Stages(argv)
 	last := stages[len(stages)-1]
 	if n := len(last); n >= 2 && (last[n-2] == ">" || last[n-2] == ">>") {
@@ -394,7 +394,7 @@ func (f *proofFixture) spec(t *testing.T, r proofRow, argv []string, l *sandbox.
 	if r.Stdin != "" {
 		s.Stdin = []byte(f.rewrite(r, r.Stdin))
 	}
-	return s
+	return s.build(t)
 }
 
 // rowTimeout bounds a row's run: rt2-go-01 builds cmd/gofmt into an empty

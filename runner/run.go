@@ -4,11 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
-	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
+	"github.com/seed-b63acb1b/mcp-shell-server/plan"
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 )
 
@@ -42,41 +41,39 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 }
 
 func run(ctx context.Context, s Spec) (Result, error) {
-	res := Result{Stages: make([]StageStatus, len(s.Stages))}
-	for i, argv := range s.Stages {
-		if len(argv) > 0 {
-			res.Stages[i].Argv0 = argv[0]
+	if s.Plan == nil || len(s.Plan.Stages) == 0 {
+		return Result{Outcome: ProcessError}, &LaunchError{Err: fmt.Errorf("%w: no stages", ErrInvalidSpec)}
+	}
+	stages := s.Plan.Stages
+	res := Result{Stages: make([]StageStatus, len(stages))}
+	for i, st := range stages {
+		if len(st.Argv) == 0 {
+			res.Outcome = ProcessError
+			return res, &LaunchError{Err: fmt.Errorf("%w: stage %d has an empty argv", ErrInvalidSpec, i)}
 		}
+		res.Stages[i].Argv0 = st.Argv[0]
 	}
 	if ctx.Err() != nil {
 		res.Outcome = Cancelled
 		return res, nil
 	}
-	paths, err := resolve(s)
+	lt := s.Lifetime
+	if lt == nil {
+		lt = lifetime.Default()
+	}
+	call, err := lt.NewCall()
 	if err != nil {
 		res.Outcome = ProcessError
-		return res, err
+		return res, &LaunchError{Argv0: stages[0].Argv[0], Err: err}
 	}
-	sb, err := newCallSandbox(&s)
-	if err != nil {
-		res.Outcome = ProcessError
-		return res, err
-	}
-	defer sb.cleanup()
-	res.Env = s.Env
-	call, err := lifetime.Default().NewCall()
-	if err != nil {
-		res.Outcome = ProcessError
-		return res, &LaunchError{Argv0: s.Stages[0][0], Err: err}
-	}
-	defer call.End() // before sb.cleanup: nothing of the call may still use its TMPDIR
+	defer call.End()
 	pl, err := plumb(s)
 	if err != nil {
 		res.Outcome = ProcessError
 		return res, err
 	}
 	defer pl.closeParentEnds()
-	g, err := start(s, paths, pl, sb, call)
+	g, err := start(s, pl, call)
 	pl.closeChildEnds() // EOF must propagate once the children close theirs
 	if err != nil {
 		g.fill(&res)
@@ -85,36 +82,6 @@ func run(ctx context.Context, s Spec) (Result, error) {
 	}
 	supervise(ctx, s, g, pl, &res)
 	return res, nil
-}
-
-// resolve finds every stage's program with the child PATH.
-func resolve(s Spec) ([]string, error) {
-	if len(s.Stages) == 0 {
-		return nil, &LaunchError{Err: fmt.Errorf("%w: no stages", ErrInvalidSpec)}
-	}
-	pathList := envPath(s.Env)
-	paths := make([]string, len(s.Stages))
-	for i, argv := range s.Stages {
-		if len(argv) == 0 {
-			return nil, &LaunchError{Err: fmt.Errorf("%w: stage %d has an empty argv", ErrInvalidSpec, i)}
-		}
-		p, err := childenv.LookPath(argv[0], pathList, s.Dir.Path())
-		if err != nil {
-			return nil, &LaunchError{Argv0: argv[0], Err: err}
-		}
-		paths[i] = p
-	}
-	return paths, nil
-}
-
-// envPath returns the first PATH in env, the one the child's getenv sees.
-func envPath(env []string) string {
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-			return v
-		}
-	}
-	return ""
 }
 
 // plumbing holds the descriptors of one run. Child ends are given to the
@@ -131,7 +98,7 @@ type plumbing struct {
 // plumb opens the "<" file, creates the pipes, and opens the ">" file last
 // so that nothing is truncated when an earlier step fails.
 func plumb(s Spec) (pl *plumbing, err error) {
-	n := len(s.Stages)
+	n := len(s.Plan.Stages)
 	pl = &plumbing{files: make([][3]*os.File, n)}
 	defer func() {
 		if err != nil {
@@ -157,8 +124,8 @@ func plumb(s Spec) (pl *plumbing, err error) {
 	for i := range pl.files {
 		pl.files[i][2] = stderrW
 	}
-	if s.StdoutFile != "" {
-		if pl.sink, err = redirect.OpenOutput(s.Dir, s.StdoutFile, s.StdoutAppend); err != nil {
+	if c := s.Plan; c.StdoutFile != "" {
+		if pl.sink, err = redirect.OpenOutput(c.Dir, c.StdoutFile, c.StdoutAppend); err != nil {
 			return pl, err
 		}
 	}
@@ -171,8 +138,8 @@ func (pl *plumbing) stdin(s Spec) (*os.File, error) {
 	switch {
 	case s.StdinFrom != nil:
 		return s.StdinFrom, nil // closed with the other child ends after start
-	case s.StdinFile != "":
-		if f, err = redirect.OpenInput(s.Dir, s.StdinFile); err != nil {
+	case s.Plan.StdinFile != "":
+		if f, err = redirect.OpenInput(s.Plan.Dir, s.Plan.StdinFile); err != nil {
 			return nil, err
 		}
 	case len(s.Stdin) > 0:
@@ -181,7 +148,7 @@ func (pl *plumbing) stdin(s Spec) (*os.File, error) {
 		f, err = os.Open(os.DevNull)
 	}
 	if err != nil {
-		return nil, &LaunchError{Argv0: s.Stages[0][0], Err: err}
+		return nil, &LaunchError{Argv0: s.Plan.Stages[0].Argv[0], Err: err}
 	}
 	return f, nil
 }
@@ -190,7 +157,7 @@ func (pl *plumbing) stdin(s Spec) (*os.File, error) {
 func (pl *plumbing) pipe(s Spec) (r, w *os.File, err error) {
 	r, w, err = os.Pipe()
 	if err != nil {
-		return nil, nil, &LaunchError{Argv0: s.Stages[0][0], Err: err}
+		return nil, nil, &LaunchError{Argv0: s.Plan.Stages[0].Argv[0], Err: err}
 	}
 	return r, w, nil
 }
@@ -219,23 +186,40 @@ func (pl *plumbing) closeParentEnds() {
 	pl.stdinW, pl.stdoutR, pl.stderrR, pl.sink = nil, nil, nil, nil
 }
 
-// start launches every stage (see startStage) as part of call. On failure
-// the stages already started are killed and reaped before it returns.
-func start(s Spec, paths []string, pl *plumbing, sb *callSandbox, call *lifetime.Call) (*group, error) {
-	env := s.Env
-	if env == nil {
-		env = []string{} // nil would make os.StartProcess inherit the server's environment
-	}
+// start launches every stage (see startStage) as part of call, each with
+// its own environment, after checking that its program is still the file
+// the policy resolved. On failure the stages already started are killed
+// and reaped before it returns.
+func start(s Spec, pl *plumbing, call *lifetime.Call) (*group, error) {
 	g := &group{call: call}
-	for i, argv := range s.Stages {
-		attr := &os.ProcAttr{Dir: s.Dir.Path(), Env: env, Files: pl.files[i][:]}
-		p, err := startStage(call, paths[i], argv, attr, sb)
+	for i := range s.Plan.Stages {
+		st := &s.Plan.Stages[i]
+		if err := launchable(st); err != nil {
+			g.abort()
+			return g, &LaunchError{Argv0: st.Argv[0], Err: err}
+		}
+		env := st.Env
+		if env == nil {
+			env = []string{} // nil would make os.StartProcess inherit the server's environment
+		}
+		attr := &os.ProcAttr{Dir: s.Plan.Dir.Path(), Env: env, Files: pl.files[i][:]}
+		p, err := startStage(call, st, attr, s.Sandbox)
 		if err != nil {
 			g.abort()
-			return g, &LaunchError{Argv0: argv[0], Err: err}
+			return g, &LaunchError{Argv0: st.Argv[0], Err: err}
 		}
 		g.add(p)
 	}
 	g.watch()
 	return g, nil
+}
+
+// launchable reports why a stage's program cannot start: it was not
+// found when the policy resolved it, or the file at its path is no longer
+// the one resolved.
+func launchable(st *plan.Stage) error {
+	if st.Program.Err != nil {
+		return st.Program.Err
+	}
+	return st.Program.Verify()
 }

@@ -36,14 +36,12 @@ func requirePrograms(t testing.TB, names ...string) {
 	}
 }
 
-func newSpec(t testing.TB, stages ...[]string) Spec {
-	return Spec{
-		Stages:      stages,
-		Dir:         pinned(t, t.TempDir()),
-		Env:         []string{testPath},
-		Timeout:     20 * time.Second,
-		OutputLimit: 1 << 20,
-		KillGrace:   grace,
+func newSpec(t testing.TB, stages ...[]string) tspec {
+	return tspec{
+		Stages: stages,
+		Dir:    pinned(t, t.TempDir()),
+		Env:    []string{testPath},
+		Spec:   Spec{Timeout: 20 * time.Second, OutputLimit: 1 << 20, KillGrace: grace},
 	}
 }
 
@@ -57,7 +55,7 @@ func TestRun(t *testing.T) {
 	tests := []struct {
 		name    string
 		stages  [][]string
-		mod     func(*Spec)
+		mod     func(*tspec)
 		outcome Outcome
 		stdout  string
 		stderr  string
@@ -73,16 +71,16 @@ func TestRun(t *testing.T) {
 		{name: "env is exactly Spec.Env", stages: [][]string{{"env"}}, outcome: Success,
 			stdout: testPath + "\n", exit: intp(0)},
 		{name: "nil env is empty, not inherited", stages: [][]string{{"/usr/bin/env"}},
-			mod: func(s *Spec) { s.Env = nil }, outcome: Success, stdout: "", exit: intp(0)},
-		{name: "stdin echoed", stages: [][]string{{"cat"}}, mod: func(s *Spec) { s.Stdin = []byte("in\x00put") },
+			mod: func(s *tspec) { s.Env = nil }, outcome: Success, stdout: "", exit: intp(0)},
+		{name: "stdin echoed", stages: [][]string{{"cat"}}, mod: func(s *tspec) { s.Stdin = []byte("in\x00put") },
 			outcome: Success, stdout: "in\x00put", exit: intp(0)},
-		{name: "large stdin through cat", stages: [][]string{{"cat"}}, mod: func(s *Spec) { s.Stdin = big; s.OutputLimit = 4 << 20 },
+		{name: "large stdin through cat", stages: [][]string{{"cat"}}, mod: func(s *tspec) { s.Stdin = big; s.OutputLimit = 4 << 20 },
 			outcome: Success, exit: intp(0), check: func(t *testing.T, r Result) {
 				if !bytes.Equal(r.Stdout, big) {
 					t.Errorf("cat returned %d bytes, want the %d bytes of stdin", len(r.Stdout), len(big))
 				}
 			}},
-		{name: "unread stdin is no error", stages: [][]string{{"true"}}, mod: func(s *Spec) { s.Stdin = big },
+		{name: "unread stdin is no error", stages: [][]string{{"true"}}, mod: func(s *tspec) { s.Stdin = big },
 			outcome: Success, exit: intp(0)},
 		{name: "pipeline", stages: [][]string{{"printf", `b\na\n`}, {"sort"}, {"head", "-1"}}, outcome: Success, stdout: "a\n", exit: intp(0),
 			check: func(t *testing.T, r Result) {
@@ -111,7 +109,7 @@ func TestRun(t *testing.T) {
 					t.Errorf("truncated=%v len=%d, want full 1 MiB untruncated", r.StdoutTruncated, len(r.Stdout))
 				}
 			}},
-		{name: "drain past limit", stages: [][]string{{"head", "-c", "64M", "/dev/zero"}}, mod: func(s *Spec) { s.DrainPastLimit = true },
+		{name: "drain past limit", stages: [][]string{{"head", "-c", "64M", "/dev/zero"}}, mod: func(s *tspec) { s.DrainPastLimit = true },
 			outcome: Success, exit: intp(0), check: func(t *testing.T, r Result) {
 				if r.StdoutBytes != 64<<20 || len(r.Stdout) != 1<<20 || !r.StdoutTruncated || cap(r.Stdout) > 1<<20 {
 					t.Errorf("bytes=%d len=%d cap=%d truncated=%v; want 64 MiB counted, 1 MiB kept",
@@ -119,7 +117,7 @@ func TestRun(t *testing.T) {
 				}
 			}},
 		{name: "TERM ignored escalates to KILL", stages: [][]string{sh(`trap "" TERM; sleep 100; echo not reached`)},
-			mod: func(s *Spec) { s.Timeout = 300 * time.Millisecond }, outcome: TimedOut, signal: "SIGKILL"},
+			mod: func(s *tspec) { s.Timeout = 300 * time.Millisecond }, outcome: TimedOut, signal: "SIGKILL"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -127,7 +125,7 @@ func TestRun(t *testing.T) {
 			if tt.mod != nil {
 				tt.mod(&s)
 			}
-			r, err := Run(t.Context(), s)
+			r, err := Run(t.Context(), s.build(t))
 			if err != nil {
 				t.Fatalf("Run: %v", err)
 			}
@@ -190,7 +188,7 @@ func TestTimeoutKillsTree(t *testing.T) {
 	requirePrograms(t, "sh", "sleep")
 	s := newSpec(t, sh(`sleep 100 & echo $! > gc.pid; echo started; wait`))
 	s.Timeout = 300 * time.Millisecond
-	r, err := Run(t.Context(), s)
+	r, err := Run(t.Context(), s.build(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +207,7 @@ func TestTimeoutKillsTree(t *testing.T) {
 func TestBackgroundGrandchildAfterExit(t *testing.T) {
 	requirePrograms(t, "sh", "sleep")
 	s := newSpec(t, sh(`sleep 100 & echo $! > gc.pid; echo started`))
-	r, err := Run(t.Context(), s)
+	r, err := Run(t.Context(), s.build(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +238,7 @@ func TestCancel(t *testing.T) {
 		cancelled <- time.Now()
 		cancel()
 	}()
-	r, err := Run(ctx, s)
+	r, err := Run(ctx, s.build(t))
 	end := time.Now()
 	if err != nil {
 		t.Fatal(err)
@@ -258,7 +256,7 @@ func TestAlreadyCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	s := newSpec(t, []string{"touch", "created"})
-	r, err := Run(ctx, s)
+	r, err := Run(ctx, s.build(t))
 	if err != nil || r.Outcome != Cancelled {
 		t.Fatalf("Run = %s, %v; want Cancelled", summary(r), err)
 	}
@@ -292,7 +290,7 @@ func TestLaunchFailure(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newSpec(t, tt.stages...)
 			s.Dir = pinned(t, dir)
-			r, err := Run(t.Context(), s)
+			r, err := Run(t.Context(), s.build(t))
 			var le *LaunchError
 			if !errors.As(err, &le) {
 				t.Fatalf("Run error = %v, want *LaunchError", err)
@@ -373,7 +371,7 @@ func TestRedirects(t *testing.T) {
 				t.Fatal(err)
 			}
 			s.StdinFile, s.StdoutFile, s.StdoutAppend = tt.stdinFile, tt.outFile, tt.append
-			r, err := Run(t.Context(), s)
+			r, err := Run(t.Context(), s.build(t))
 			if tt.errCode != "" {
 				if re := refusal.As(err); re == nil || re.Code != tt.errCode || r.Outcome != ProcessError {
 					t.Fatalf("Run = %s, %v; want a %s refusal", summary(r), err, tt.errCode)
@@ -405,26 +403,26 @@ func TestNoLeaks(t *testing.T) {
 	requirePrograms(t, "sh", "sleep", "yes", "head", "true")
 	ctx := t.Context()
 	batch := func() {
-		for _, mod := range []func(*Spec){
-			func(s *Spec) { s.Stages = [][]string{{"true"}} },
-			func(s *Spec) { s.Stages = [][]string{{"yes"}, {"head", "-1"}}; s.Stdin = []byte("x") },
-			func(s *Spec) { s.Stages = [][]string{{"sleep", "100"}}; s.Timeout = 50 * time.Millisecond },
-			func(s *Spec) { s.Stages = [][]string{{"yes"}} },
-			func(s *Spec) { s.Stages = [][]string{sh("sleep 100 & echo hi")}; s.KillGrace = 50 * time.Millisecond },
-			func(s *Spec) { s.Stages = [][]string{{"no-such-program-7f3a"}} },
-			func(s *Spec) { s.Stages = [][]string{{"sleep", "100"}, {"./no-such-program"}} },
-			func(s *Spec) { s.Stages = [][]string{{"true"}}; s.StdoutFile = "../x" },
-			func(s *Spec) { s.Stages = [][]string{{"true"}}; s.StdoutFile = "out"; s.StdinFile = "missing" },
-			func(s *Spec) { s.Stages = [][]string{{"true"}}; s.StdoutFile = "out" },
+		for _, mod := range []func(*tspec){
+			func(s *tspec) { s.Stages = [][]string{{"true"}} },
+			func(s *tspec) { s.Stages = [][]string{{"yes"}, {"head", "-1"}}; s.Stdin = []byte("x") },
+			func(s *tspec) { s.Stages = [][]string{{"sleep", "100"}}; s.Timeout = 50 * time.Millisecond },
+			func(s *tspec) { s.Stages = [][]string{{"yes"}} },
+			func(s *tspec) { s.Stages = [][]string{sh("sleep 100 & echo hi")}; s.KillGrace = 50 * time.Millisecond },
+			func(s *tspec) { s.Stages = [][]string{{"no-such-program-7f3a"}} },
+			func(s *tspec) { s.Stages = [][]string{{"sleep", "100"}, {"./no-such-program"}} },
+			func(s *tspec) { s.Stages = [][]string{{"true"}}; s.StdoutFile = "../x" },
+			func(s *tspec) { s.Stages = [][]string{{"true"}}; s.StdoutFile = "out"; s.StdinFile = "missing" },
+			func(s *tspec) { s.Stages = [][]string{{"true"}}; s.StdoutFile = "out" },
 		} {
 			s := newSpec(t, []string{"true"})
 			mod(&s)
-			_, _ = Run(ctx, s)
+			_, _ = Run(ctx, s.build(t))
 			s.Dir.Close() // the spec's own handle, not the runner's
 		}
 		cctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 		s := newSpec(t, []string{"sleep", "100"})
-		_, _ = Run(cctx, s)
+		_, _ = Run(cctx, s.build(t))
 		s.Dir.Close()
 		cancel()
 	}

@@ -51,7 +51,7 @@ func runSelf(args []string) int {
 }
 
 // selfSpec is a spec whose one stage is the test binary in selfArg mode.
-func selfSpec(t *testing.T, args ...string) Spec {
+func selfSpec(t *testing.T, args ...string) tspec {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -60,18 +60,16 @@ func selfSpec(t *testing.T, args ...string) Spec {
 	if runtime.GOOS == "windows" {
 		env = append(env, "SYSTEMROOT="+os.Getenv("SYSTEMROOT")) // without it Go programs cannot start on Windows
 	}
-	return Spec{
-		Stages:      [][]string{append([]string{exe, selfArg}, args...)},
-		Dir:         pinned(t, t.TempDir()),
-		Env:         env,
-		Timeout:     20 * time.Second,
-		OutputLimit: 1 << 20,
-		KillGrace:   grace,
+	return tspec{
+		Stages: [][]string{append([]string{exe, selfArg}, args...)},
+		Dir:    pinned(t, t.TempDir()),
+		Env:    env,
+		Spec:   Spec{Timeout: 20 * time.Second, OutputLimit: 1 << 20, KillGrace: grace},
 	}
 }
 
 func TestSelfExitAndOutput(t *testing.T) {
-	r, err := Run(context.Background(), selfSpec(t, "echo", "hello", "world"))
+	r, err := Run(context.Background(), selfSpec(t, "echo", "hello", "world").build(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +84,7 @@ func TestSelfTimeoutKillsTree(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "gc.pid")
 	s := selfSpec(t, "tree", pidFile)
 	s.Timeout = time.Second
-	r, err := Run(context.Background(), s)
+	r, err := Run(context.Background(), s.build(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,32 +6,24 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
+	"github.com/seed-b63acb1b/mcp-shell-server/plan"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
-	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
-// Spec is one validated invocation: a pipeline of one or more stages, run
-// without a shell. The policy has already approved every field.
+// Spec is one run of an approved call: its plan, and how the runner feeds
+// and bounds it.
 type Spec struct {
-	// Stages holds each stage's argv; Stages[i][0] is the program name as the
-	// client sent it. A name without "/" is resolved with the PATH in Env
-	// (never the server's PATH); a name with "/" is used as given.
-	Stages [][]string
-	// Dir is the pinned working directory of every stage; the "<" and ">"
-	// files open through it. Required.
-	Dir *workdir.Dir
-	// Env is the complete child environment ("NAME=value" entries).
-	Env []string
+	// Plan is the call as the policy approved it (package plan): every
+	// stage's argv, resolved program, environment and confinement, the
+	// pinned working directory and the "<" and ">"/">>" files, which open
+	// through the directory's os.Root. The runner takes every fact from it
+	// and re-derives none; bytes written to the ">" file still count
+	// toward OutputLimit. Required.
+	Plan *plan.Call
 	// Stdin is fed to the first stage; nil or empty means immediate EOF.
-	// Ignored when StdinFile is set.
+	// Ignored when the plan has a "<" file.
 	Stdin []byte
-	// StdinFile is a "<" target relative to Dir, opened through its os.Root.
-	StdinFile string
-	// StdoutFile is a ">" or ">>" target relative to Dir, opened through
-	// its os.Root; StdoutAppend selects ">>". Bytes written to it still count
-	// toward OutputLimit.
-	StdoutFile   string
-	StdoutAppend bool
 	// Timeout bounds the whole pipeline (wall clock).
 	Timeout time.Duration
 	// OutputLimit is the cap in bytes per stream (stdout, stderr).
@@ -60,13 +52,13 @@ type Spec struct {
 	// close it again after Run (harmless), which covers a run that failed
 	// before it got that far.
 	StdinFrom *os.File
+	// Lifetime binds the call's processes to the call (package lifetime:
+	// cgroup, subreaper or session); nil is lifetime.Default(), the
+	// process's own, for callers that never set one up.
+	Lifetime *lifetime.Manager
 	// Sandbox, when not nil, starts every stage through the launcher,
-	// which applies the rlimits, no_new_privs and (when
-	// Sandbox.Confined) the stage's Landlock ruleset before the stage's
-	// program runs. A confined call also gets a private temporary
-	// directory (mode 0700 under os.TempDir, writable under the ruleset,
-	// given back to the launcher when Run returns), exported as TMPDIR
-	// unless Env already sets TMPDIR.
+	// which applies the stage's plan.Confinement (rlimits, no_new_privs
+	// and, in mode landlock, its ruleset) before the stage's program runs.
 	Sandbox *sandbox.Launcher
 }
 
@@ -103,11 +95,7 @@ const (
 // StdoutBytes and StderrBytes count every byte the streams carried
 // (including discarded ones).
 type Result struct {
-	Outcome Outcome
-	// Env is the environment the stages were started with: Spec.Env and
-	// what the runner added (TMPDIR of a confined call); nil when no stage
-	// was about to start.
-	Env             []string
+	Outcome         Outcome
 	Stdout, Stderr  []byte
 	StdoutBytes     int64
 	StderrBytes     int64

@@ -4,6 +4,8 @@ import (
 	"os"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
+	"github.com/seed-b63acb1b/mcp-shell-server/plan"
+	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
 // startStage starts one stage of call c with attr (files, directory,
@@ -27,10 +29,10 @@ import (
 //   - With a sandbox, the launcher starts the stage from its restricted
 //     thread (which lives until the stage exits, so the parent-death signal
 //     still means the server died) and keeps these attributes.
-func startStage(c *lifetime.Call, path string, argv []string, attr *os.ProcAttr, sb *callSandbox) (*os.Process, error) {
+func startStage(c *lifetime.Call, st *plan.Stage, attr *os.ProcAttr, l *sandbox.Launcher) (*os.Process, error) {
 	attr.Sys = stageAttr(c)
-	if sb != nil {
-		return c.StartWith(func() (*os.Process, error) { return sb.start(path, argv, attr) })
+	if l != nil {
+		return c.StartWith(func() (*os.Process, error) { return l.Start(st, attr) })
 	}
-	return c.Start(path, argv, attr)
+	return c.Start(st.Program.ExecPath(), st.Argv, attr)
 }

@@ -33,7 +33,7 @@ func TestTees(t *testing.T) {
 		s := newSpec(t, sh("head -c 300000 /dev/zero; echo oops >&2"))
 		s.OutputLimit, s.DrainPastLimit = 1000, true
 		s.StdoutTee, s.StderrTee = &out, &errb
-		r, err := Run(context.Background(), s)
+		r, err := Run(context.Background(), s.build(t))
 		if err != nil || r.Outcome != Success || len(r.Stdout) != 1000 || !r.StdoutTruncated {
 			t.Fatalf("run: %v %+v", err, r.Outcome)
 		}
@@ -45,7 +45,7 @@ func TestTees(t *testing.T) {
 		f := &failAfter{}
 		s := newSpec(t, sh("head -c 300000 /dev/zero"))
 		s.StdoutTee = f
-		r, err := Run(context.Background(), s)
+		r, err := Run(context.Background(), s.build(t))
 		if err != nil || r.Outcome != Success || r.StdoutBytes != 300000 || len(r.Stdout) != 300000 {
 			t.Fatalf("run: %v %+v", err, r)
 		}
@@ -57,7 +57,7 @@ func TestTees(t *testing.T) {
 		var out bytes.Buffer
 		s := newSpec(t, []string{"echo", "to file"})
 		s.StdoutFile, s.StdoutTee = "out.txt", &out
-		if r, err := Run(context.Background(), s); err != nil || r.Outcome != Success {
+		if r, err := Run(context.Background(), s.build(t)); err != nil || r.Outcome != Success {
 			t.Fatalf("run: %v %+v", err, r)
 		}
 		if out.Len() != 0 {
@@ -80,7 +80,7 @@ func TestStdinFrom(t *testing.T) {
 		s := newSpec(t, []string{"head", "-n", "1"})
 		s.StdinFrom = r
 		done := make(chan Result, 1)
-		go func() { res, _ := Run(context.Background(), s); done <- res }()
+		go func() { res, _ := Run(context.Background(), s.build(t)); done <- res }()
 		if _, err := w.Write([]byte("first\nsecond\n")); err != nil {
 			t.Fatal(err)
 		}
@@ -104,7 +104,7 @@ func TestStdinFrom(t *testing.T) {
 		defer f.Close()
 		s := newSpec(t, []string{"cat"})
 		s.StdinFrom, s.Stdin = f, []byte("ignored")
-		res, err := Run(context.Background(), s)
+		res, err := Run(context.Background(), s.build(t))
 		if err != nil || string(res.Stdout) != "from a file\n" {
 			t.Fatalf("%v %q", err, res.Stdout)
 		}

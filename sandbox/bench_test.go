@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 )
 
 // BenchmarkRulesetFD is the Landlock work per launch apart from the final
@@ -23,7 +25,7 @@ func BenchmarkRulesetFD(b *testing.B) {
 	}
 	read := leafReads(DefaultReadDirs)
 	p := policy{ABI: min(abi, maxABI), Read: read, Write: []string{b.TempDir(), b.TempDir()},
-		Exec: append([]string{"/usr/bin/true"}, interpreters("/usr/bin/true", "")...), held: holdPaths(read, deviceRW, deviceRO)}
+		Exec: append([]string{"/usr/bin/true"}, childenv.Interpreters("/usr/bin/true", "")...), held: holdPaths(read, deviceRW, deviceRO)}
 	for b.Loop() {
 		fd, err := p.rulesetFD()
 		if err != nil {
@@ -46,8 +48,9 @@ func BenchmarkStart(b *testing.B) {
 			}
 			if mode != "direct" {
 				l := newLauncher(b, Config{Mode: mode, WriteDirs: []string{work}, Limits: DefaultLimits()})
+				st := stageOf(b, l.Rules, work, []string{testPath}, nil, path)
 				start = func() (*os.Process, error) {
-					return l.Start(Stage{Path: path, Argv: []string{"true"}}, &os.ProcAttr{Env: []string{testPath}, Sys: &syscall.SysProcAttr{Setpgid: true}})
+					return l.Start(st, &os.ProcAttr{Env: st.Env, Sys: &syscall.SysProcAttr{Setpgid: true}})
 				}
 			}
 			for b.Loop() {

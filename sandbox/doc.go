@@ -40,26 +40,30 @@
 //     instead: main must call RunLauncher(os.Args[2:]) when os.Args[1] is
 //     LauncherArg, before anything else; failures travel on the close-on-
 //     exec StatusFD and become a *StartError.
-//   - A stage's ruleset (Stage, profile.go): it executes its resolved
-//     program, that program's interpreters (ELF PT_INTERP, #!, and
-//     #!/usr/bin/env's program), its family's Exec helpers
-//     (argvrules.Family, by the base name of argv[0]) and Config.Exec's
-//     entries for its argv[0]. Families that RunsPrograms, and programs
+//   - Rules decide what a stage may do (Rules.Stage, rules.go), while the
+//     policy builds the call's plan; Launcher.Start enforces the plan's
+//     plan.Confinement and derives nothing from the stage's argv. A stage
+//     executes its resolved program, that program's interpreters (ELF
+//     PT_INTERP, #!, and #!/usr/bin/env's program), its family's Exec
+//     helpers (the family the policy selected) and Config.Exec's entries
+//     for its argv[0]. Families that RunsPrograms, and programs
 //     Config.Exec gives ExecAny, execute beneath Config.ReadDirs and the
 //     writable trees instead. Every other stage (a leaf: also every
 //     program no family covers) reads Config.ReadDirs without
 //     programDirs and cannot execute in the writable trees. Every stage
-//     writes beneath Config.WriteDirs, Stage.Writable (the call's
-//     temporary directory) and its family's Caches, reads its family's
-//     HomeConfig beneath the HOME of its environment, reads and writes
-//     /dev/null, /dev/zero, /dev/full, reads /dev/random, /dev/urandom.
-//     TCP per Config.Network: NetworkFamily grants it to a stage whose
-//     family's Network says so. Everything else the ABI can restrict is
-//     denied, including signals to and abstract UNIX sockets of processes
-//     outside the sandbox (ABI 6+).
-//   - The environment of a stage gains its family's cache variables
-//     pointing beneath Config.CacheDir (created 0700), unless the
-//     environment names them already; their directories are writable.
+//     writes beneath Config.WriteDirs, the call's private temporary
+//     directory and its family's Caches, reads its family's HomeConfig
+//     beneath the HOME of its environment, reads and writes /dev/null,
+//     /dev/zero, /dev/full, reads /dev/random, /dev/urandom. TCP per
+//     Config.Network: NetworkFamily grants it to a stage whose family's
+//     Network says so. Everything else the ABI can restrict is denied,
+//     including signals to and abstract UNIX sockets of processes outside
+//     the sandbox (ABI 6+).
+//   - Rules.Stage also returns the environment entries the sandbox adds:
+//     the family's cache variables pointing beneath Config.CacheDir,
+//     unless the environment names them absolutely, and TMPDIR; the policy
+//     puts them in the stage's environment, and the launcher creates the
+//     cache directories (mode 0700) before the stage starts.
 //   - CallDir hands out a call's private temporary directory;
 //     ReleaseCallDir takes it back (kept for a later call when left
 //     empty and mode 0700, removed in the background otherwise); Close

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 )
 
 // TestExecAllowlist: a stage executes only its own program, that
@@ -20,7 +22,7 @@ import (
 func TestExecAllowlist(t *testing.T) {
 	requireLandlock(t)
 	requirePrograms(t, "find", "sh", "tar", "cp")
-	ldso := interpreters(lookPath(t, "find"), "")
+	ldso := childenv.Interpreters(lookPath(t, "find"), "")
 	if len(ldso) != 1 {
 		t.Skipf("find is not a dynamically linked ELF program (interpreters %q)", ldso)
 	}
@@ -120,17 +122,14 @@ func TestCaches(t *testing.T) {
 			t.Errorf("cache %s: %v %v, want a 0700 directory", d, fi, err)
 		}
 	}
-	pl, err := l.plan(Stage{Path: goBin, Argv: []string{"go", "build"}}, append(env, "GOCACHE="+own))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, w := range pl.policy.Write {
+	conf := stageOf(t, l.Rules, work, append(env, "GOCACHE="+own), nil, goBin, "build").Confinement
+	for _, w := range conf.Write {
 		if w == home {
 			t.Errorf("HOME %s is writable", home)
 		}
 	}
-	if !strings.Contains(strings.Join(pl.policy.Write, ","), own) {
-		t.Errorf("writable %q lacks the operator's GOCACHE %s", pl.policy.Write, own)
+	if !strings.Contains(strings.Join(conf.Write, ","), own) {
+		t.Errorf("writable %q lacks the operator's GOCACHE %s", conf.Write, own)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"golang.org/x/sys/unix"
 )
@@ -57,4 +58,18 @@ func statID(p string) fileID {
 		return fileID{}
 	}
 	return fileID{dev: uint64(st.Dev), ino: st.Ino, mtime: st.Mtim.Nano()}
+}
+
+// creatable reports whether dir exists or could be created: its nearest
+// existing ancestor is a directory this user may write and search.
+func creatable(dir string) bool {
+	for d := dir; ; d = filepath.Dir(d) {
+		var st unix.Stat_t
+		if err := unix.Stat(d, &st); err == nil {
+			return st.Mode&unix.S_IFMT == unix.S_IFDIR && (d == dir || unix.Access(d, unix.W_OK|unix.X_OK) == nil)
+		}
+		if d == filepath.Dir(d) {
+			return false
+		}
+	}
 }

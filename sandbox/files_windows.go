@@ -48,3 +48,7 @@ func statID(p string) fileID {
 	}
 	return fileID{ino: uint64(fi.Size()), mtime: fi.ModTime().UnixNano()}
 }
+
+// creatable is true: Windows has no kernel sandbox, so no stage gets a
+// cache directory to create.
+func creatable(string) bool { return true }

@@ -14,6 +14,10 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
+	"github.com/seed-b63acb1b/mcp-shell-server/plan"
 )
 
 // TestMain lets the test binary serve as the launcher, as the server
@@ -127,6 +131,36 @@ type call struct {
 	out string
 }
 
+// stageOf is argv's plan stage as the policy builds it: argv[0] resolved
+// with env's PATH (against dir when relative; the test is skipped when it
+// is missing), its family selected, env with the rules' entries, and the
+// extra trees writable (as a call's temporary directory is). A file the
+// resolution refuses (not executable) is taken as it is, for the tests of
+// the launcher's own failures. The test cannot use the policy itself,
+// which imports this package.
+func stageOf(t testing.TB, r *Rules, dir string, env, extra []string, argv ...string) *plan.Stage {
+	t.Helper()
+	pathList, _ := childenv.Lookup(env, "PATH")
+	path := lookPathIn(t, argv[0], pathList, dir) // skips a missing program
+	res, err := childenv.Resolve(argv[0], pathList, dir)
+	if err != nil { // a file that cannot start: the launcher must say why
+		res = childenv.Resolution{Found: path, Real: path}
+	}
+	sel := argvrules.Select(argv[0], argvrules.Program{Path: res.Found, Links: res.Links})
+	conf, add := r.Stage(StageRequest{Argv: argv, Family: sel.Family, Program: res, Env: env})
+	if conf.Mode == ModeLandlock {
+		conf.Write = append(conf.Write, extra...)
+	}
+	st := &plan.Stage{Argv: argv, Program: plan.Program{Resolution: res}, Env: env, Confinement: conf}
+	if len(add) > 0 {
+		st.Env = childenv.Overlay(env, add)
+	}
+	if sel.Family != nil {
+		st.Family = sel.Family.Name
+	}
+	return st
+}
+
 // outcome is how a launched target ended.
 type outcome struct {
 	stdout, stderr string
@@ -147,10 +181,10 @@ func (c call) run(t testing.TB, argv ...string) outcome {
 	if env == nil {
 		env = []string{testPath}
 	}
-	path := lookPathIn(t, argv[0], envPath(env), c.dir)
+	st := stageOf(t, c.l.Rules, c.dir, env, c.extra, argv...)
 	io := newStreams(t, c.stdin, c.out)
-	attr := &os.ProcAttr{Dir: c.dir, Env: env, Files: io.child[:], Sys: &syscall.SysProcAttr{Setpgid: true, Credential: c.cred}}
-	p, err := c.l.Start(Stage{Path: path, Argv: argv, Writable: c.extra}, attr)
+	attr := &os.ProcAttr{Dir: c.dir, Env: st.Env, Files: io.child[:], Sys: &syscall.SysProcAttr{Setpgid: true, Credential: c.cred}}
+	p, err := c.l.Start(st, attr)
 	io.closeChild()
 	if err != nil {
 		io.wait()
@@ -158,14 +192,14 @@ func (c call) run(t testing.TB, argv ...string) outcome {
 	}
 	defer syscall.Kill(-p.Pid, syscall.SIGKILL)
 	timer := time.AfterFunc(callTimeout, func() { syscall.Kill(-p.Pid, syscall.SIGKILL) })
-	st, err := p.Wait()
+	ps, err := p.Wait()
 	timer.Stop()
 	if err != nil {
 		t.Fatalf("waiting for the target: %v", err)
 	}
 	syscall.Kill(-p.Pid, syscall.SIGKILL) // background processes holding the pipes
-	o := outcome{exit: st.ExitCode()}
-	if ws := st.Sys().(syscall.WaitStatus); ws.Signaled() {
+	o := outcome{exit: ps.ExitCode()}
+	if ws := ps.Sys().(syscall.WaitStatus); ws.Signaled() {
 		o.exit, o.signal = -1, ws.Signal()
 	}
 	o.stdout, o.stderr = io.wait()

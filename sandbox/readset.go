@@ -4,7 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
 // programDirs hold the system's executables (Filesystem Hierarchy
@@ -48,9 +49,9 @@ func withoutPrograms(dir string, progs []string, depth int) []string {
 		return nil // missing: skipped, as every read directory
 	}
 	switch {
-	case slices.ContainsFunc(progs, func(p string) bool { return within(real, p) }):
+	case slices.ContainsFunc(progs, func(p string) bool { return workdir.Within(real, p) }):
 		return nil
-	case !slices.ContainsFunc(progs, func(p string) bool { return within(p, real) }) || depth >= maxListDepth:
+	case !slices.ContainsFunc(progs, func(p string) bool { return workdir.Within(p, real) }) || depth >= maxListDepth:
 		return []string{dir}
 	}
 	ents, err := os.ReadDir(dir)
@@ -62,11 +63,6 @@ func withoutPrograms(dir string, progs []string, depth int) []string {
 		out = append(out, withoutPrograms(filepath.Join(dir, e.Name()), progs, depth+1)...)
 	}
 	return out
-}
-
-// within reports whether path is dir or beneath it.
-func within(path, dir string) bool {
-	return path == dir || dir == "/" || strings.HasPrefix(path, dir+"/")
 }
 
 // realPaths resolves the symbolic links of every existing path and keeps

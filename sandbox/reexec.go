@@ -47,7 +47,7 @@ type wire struct {
 
 // Command returns the program and argv that run the target at path with
 // argv (argv[0] as the client sent it) through the re-executed launcher.
-func (l *Launcher) Command(path string, argv []string, pl plan) (string, []string) {
+func (l *Launcher) Command(path string, argv []string, pl applied) (string, []string) {
 	w := wire{Mode: ModeLimits, Lim: l.cfg.Limits}
 	if pl.landlock {
 		w.Mode, w.Policy, w.Filter = ModeLandlock, pl.policy, pl.filter
@@ -63,7 +63,7 @@ func (l *Launcher) Command(path string, argv []string, pl plan) (string, []strin
 
 // startReexec starts the stage through the re-executed launcher and
 // waits for its status report: nil when the target's execve succeeded.
-func (l *Launcher) startReexec(path string, argv []string, attr *os.ProcAttr, pl plan) (*os.Process, error) {
+func (l *Launcher) startReexec(path string, argv []string, attr *os.ProcAttr, pl applied) (*os.Process, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, &StartError{Step: "config", Msg: err.Error(), Err: err}

@@ -33,7 +33,7 @@ const cldTrapped = 4
 // restrictThread restricts the calling (locked) thread as pl says:
 // no_new_privs, and in mode landlock the stage's ruleset, then the socket
 // filter unless the stage may use the network.
-func restrictThread(pl plan) error {
+func restrictThread(pl applied) error {
 	if pl.landlock {
 		if err := restrict(pl.policy, pl.filter); err != nil {
 			return startError(err)

@@ -17,7 +17,7 @@ type threadPool struct{}
 
 // start starts the stage directly: pl carries no per-thread restriction
 // off Linux (Probe refuses Landlock there).
-func (*threadPool) start(path string, argv []string, attr *os.ProcAttr, _ plan) (*os.Process, error) {
+func (*threadPool) start(path string, argv []string, attr *os.ProcAttr, _ applied) (*os.Process, error) {
 	p, err := os.StartProcess(path, argv, attr)
 	if err != nil {
 		return nil, execError(path, err)

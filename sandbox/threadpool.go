@@ -67,7 +67,7 @@ type startResult struct {
 
 // start starts path on an idle thread restricted as pl says, or on a new
 // one, and gives the thread back to the pool.
-func (tp *threadPool) start(path string, argv []string, attr *os.ProcAttr, pl plan) (*os.Process, error) {
+func (tp *threadPool) start(path string, argv []string, attr *os.ProcAttr, pl applied) (*os.Process, error) {
 	key := threadKey(pl)
 	req := startReq{path: path, argv: argv, attr: attr, rlimits: pl.rlimits, done: make(chan startResult, 1)}
 	t := tp.take(key)
@@ -113,7 +113,7 @@ func (tp *threadPool) put(t *thread) {
 // it, and starts stages until it is retired and its last stage has
 // exited. Returning while locked ends the thread, so no other goroutine
 // ever runs restricted.
-func (t *thread) run(pl plan, first startReq) {
+func (t *thread) run(pl applied, first startReq) {
 	runtime.LockOSThread()
 	if err := restrictThread(pl); err != nil {
 		first.done <- startResult{err: err}
@@ -152,7 +152,7 @@ func (t *thread) run(pl plan, first startReq) {
 
 // threadKey identifies a thread's restrictions (see the comment at the
 // top of this file).
-func threadKey(pl plan) string {
+func threadKey(pl applied) string {
 	if !pl.landlock {
 		return "no_new_privs"
 	}

@@ -24,8 +24,8 @@ func TestThreadReuse(t *testing.T) {
 	sh := lookPath(t, "sh")
 	run := func(writable, script string) (*thread, int) {
 		t.Helper()
-		st := Stage{Path: sh, Argv: []string{"sh", "-c", script}, Writable: []string{writable}}
-		p, err := l.Start(st, &os.ProcAttr{Dir: work, Env: []string{testPath}, Sys: &syscall.SysProcAttr{Setpgid: true}})
+		st := stageOf(t, l.Rules, work, []string{testPath}, []string{writable}, sh, "-c", script)
+		p, err := l.Start(st, &os.ProcAttr{Dir: work, Env: st.Env, Sys: &syscall.SysProcAttr{Setpgid: true}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
+	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 )
 
 // TestRealToolsWorkInTheChildEnvironment: with the child HOME the operator
@@ -27,13 +28,13 @@ func TestRealToolsWorkInTheChildEnvironment(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[user]\n\tname = Test User\n\temail = test@example.invalid\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	o := testOptions(t, "git", "go")
+	o := testOptionsWith(t, policy.Settings{Commands: []string{"git", "go"},
+		ChildEnv: childenv.Config{Home: home, SafePath: "/usr/local/go/bin:" + childenv.DefaultPath}})
 	// A cold go build cache compiles the runtime: minutes on a loaded CI machine.
 	o.Limits.DefaultTimeout, o.Limits.MaxTimeout = 5*time.Minute, 5*time.Minute
-	o.ChildEnv = childenv.Config{Home: home, SafePath: "/usr/local/go/bin:" + childenv.DefaultPath}
 	s, _ := newServer(t, o)
 	cs := connect(t, s)
-	work := o.AllowedDirs[0]
+	work := o.Policy.AllowedDirs()[0]
 	os.WriteFile(filepath.Join(work, "go.mod"), []byte("module example.invalid/m\n\ngo 1.22\n"), 0o644)
 	os.WriteFile(filepath.Join(work, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
 	for _, argv := range [][]string{

@@ -2,15 +2,10 @@ package server
 
 import "github.com/seed-b63acb1b/mcp-shell-server/refusal"
 
-// Reason codes of the refusals the server makes itself, outside the argv
-// policy (directory refusals carry workdir.CodeDirectory).
+// Reason codes of the refusals the server makes itself about jobs and
+// retained output; the request itself is judged by the policy
+// (policy.Decide: policy's codes, workdir.CodeDirectory, the recognizers').
 const (
-	// CodeNUL: the directory or an envs name or value contains a NUL byte.
-	CodeNUL refusal.Code = "request.nul"
-	// CodeEnv: an envs entry names a variable the server does not delegate.
-	CodeEnv refusal.Code = "request.env"
-	// CodeProgram: execute_command's program is empty.
-	CodeProgram refusal.Code = "request.program"
 	// CodeStdin: the call names more than one stdin (stdin, "<",
 	// stdin_output_id, stdin_open), stdin_open without background, or a
 	// job_stdin write that could not be made.

@@ -19,7 +19,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/audit"
-	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
 )
 
 // HTTP timings. None of them lets an unauthenticated client hold a
@@ -331,7 +330,7 @@ func (f *front) refuse(w http.ResponseWriter, r *http.Request, start time.Time, 
 	f.s.opts.Audit.Log(r.Context(), audit.Record{
 		Time: start, Duration: time.Since(start), ResultType: result, ErrorKind: kind,
 		Reason: reason, ReasonArg: arg, Remote: r.RemoteAddr, Status: status, Suppressed: suppressed,
-		Lifetime: string(lifetime.Default().Mechanism()),
+		Lifetime: string(f.s.opts.Lifetime.Mechanism()),
 	})
 }
 

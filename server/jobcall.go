@@ -24,7 +24,7 @@ import (
 // whose write end the returned Input holds (stdin_open). Both are closed
 // with the spec's directory when the call or its job ends.
 func (s *Server) prepareJob(c call, spec *runner.Spec) (*jobs.Input, error) {
-	j, redirected := c.job, spec.StdinFile != ""
+	j, redirected := c.job, spec.Plan.StdinFile != ""
 	switch {
 	case j.StdinOpen && !j.Background:
 		return nil, refusal.New(CodeStdin, -1, "", "stdin_open needs background: true (a foreground call's standard input is its stdin argument)")
@@ -126,7 +126,7 @@ func (s *Server) jobEnded(c call, o outcome, out *outputs.Output) func(*jobs.Job
 	return func(j *jobs.Job) {
 		st := j.Status()
 		out.FinishCounted(teeTotals(o.spec, st.StdoutBytes, st.StderrBytes))
-		o.spec.Dir.Close()
+		o.plan.Close()
 		o.spec.StdinFrom.Close()
 		rec := o
 		rec.outputID = j.ID
@@ -144,6 +144,7 @@ func (s *Server) jobEnded(c call, o outcome, out *outputs.Output) func(*jobs.Job
 			rec.start = st.EndedAt.Add(-st.Result.Duration) // when the run began
 		}
 		rec.elapsed = st.EndedAt.Sub(rec.start)
+		rec.lifetime = s.opts.Lifetime.Mechanism()
 		s.opts.Audit.Log(context.Background(), auditRecord(c, rec))
 		s.gate.leave()
 	}
@@ -197,7 +198,7 @@ func settle(out *outputs.Output, o outcome) outcome {
 // nothing more); -1 for a stdout that went to a ">" file, which no tee
 // sees.
 func teeTotals(spec *runner.Spec, stdout, stderr int64) [2]int64 {
-	if spec == nil || spec.StdoutFile != "" {
+	if spec == nil || spec.Plan == nil || spec.Plan.StdoutFile != "" {
 		stdout = -1
 	}
 	return [2]int64{stdout, stderr}

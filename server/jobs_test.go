@@ -345,7 +345,7 @@ func TestRetainedOutputOfForegroundCalls(t *testing.T) {
 	t.Parallel()
 	o := jobOptions(t, "echo", "true", "head")
 	s, cs, _ := newJobServer(t, o)
-	os.WriteFile(filepath.Join(o.AllowedDirs[0], "big"), []byte(strings.Repeat("line of text\n", 1000)), 0o644)
+	os.WriteFile(filepath.Join(o.Policy.AllowedDirs()[0], "big"), []byte(strings.Repeat("line of text\n", 1000)), 0o644)
 	_, m := mcptest.CallTool(t, cs, "shell_execute", map[string]any{"command": []string{"echo", "hi"}})
 	if !outputs.ValidID(m["output_id"].(string)) || m["stdout"] != "hi\n" {
 		t.Errorf("echo: %v", m)

@@ -2,12 +2,12 @@ package server
 
 import (
 	"encoding/json"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/audit"
-	"github.com/seed-b63acb1b/mcp-shell-server/policy"
+	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
+	"github.com/seed-b63acb1b/mcp-shell-server/plan"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 	"github.com/seed-b63acb1b/mcp-shell-server/runner"
 )
@@ -65,11 +65,13 @@ type outcome struct {
 	// dir is the pinned working directory, or "" when none was opened.
 	dir string
 	// plan is the policy's approval; nil unless the policy approved.
-	plan *policy.Plan
+	plan *plan.Call
 	// run is the runner's result (ran, launchFailed; a Cancelled result
 	// for notStarted).
 	run     runner.Result
 	sandbox sandboxInfo
+	// lifetime is the mechanism that binds the call's processes.
+	lifetime lifetime.Mechanism
 	// raw are the arguments as sent, kept only when they could not be
 	// decoded (invalidArgs), so the record can redact the reason quoting
 	// them.
@@ -117,6 +119,14 @@ type sandboxInfo struct {
 	abi  int
 }
 
+// with is o ended as kind, with err: a call that failed after it was
+// reported (its result could not be encoded, its handler panicked) keeps
+// what it resolved.
+func (o outcome) with(k kind, err error) outcome {
+	o.kind, o.err = k, err
+	return o
+}
+
 // withNotStarted turns o into a call cancelled before it started.
 func (o outcome) withNotStarted(why string) outcome {
 	o.kind, o.reason, o.run = notStarted, why, runner.Result{Outcome: runner.Cancelled}
@@ -129,13 +139,13 @@ func (o outcome) withNotStarted(why string) outcome {
 func auditRecord(c call, o outcome) audit.Record {
 	r := audit.Record{
 		Time: o.start, Duration: o.elapsed, Tool: c.tool, Argv: c.argv, Env: c.envs,
-		Directory: o.dir, Sandbox: o.sandbox.mode, SandboxABI: o.sandbox.abi, Args: o.raw,
+		Directory: o.dir, Sandbox: o.sandbox.mode, SandboxABI: o.sandbox.abi, Args: o.raw, Lifetime: string(o.lifetime),
 	}
 	if o.spec != nil {
 		r.Timeout, r.OutputLim = o.spec.Timeout, o.spec.OutputLimit
 	}
 	if p := o.plan; p != nil {
-		r.Stages, r.Rule = len(p.Stages), strings.Join(p.Rules, ",")
+		r.Stages, r.Rule = len(p.Stages), strings.Join(p.Rules(), ",")
 		r.Stdin, r.Stdout, r.Append = p.StdinFile != "", p.StdoutFile != "", p.StdoutAppend
 	}
 	r.ResultType, r.ErrorKind = o.classify()
@@ -143,7 +153,9 @@ func auditRecord(c call, o outcome) audit.Record {
 		// The runner's own clock: it excludes the wait for a slot.
 		r.Duration = o.run.Duration
 		r.StdoutRead, r.StderrRead = o.run.StdoutBytes, o.run.StderrBytes
-		r.ChildEnv = childEnvNames(o.run.Env)
+		if o.plan != nil {
+			r.ChildEnv = o.plan.EnvNames()
+		}
 		r.StdoutN, r.StderrN = kept(o.run.StdoutBytes, o.spec), kept(o.run.StderrBytes, o.spec)
 		// The status the client was given: for a pipeline, its first
 		// failing stage's.
@@ -233,19 +245,4 @@ func resultOf(o runner.Outcome) audit.Result {
 		return audit.ProcessError
 	}
 	return audit.ServerError
-}
-
-// childEnvNames are the names of the variables a call's children got,
-// sorted, once each (a name the environment repeats counts once).
-func childEnvNames(env []string) []string {
-	if len(env) == 0 {
-		return nil
-	}
-	names := make([]string, 0, len(env))
-	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	return slices.Compact(names)
 }

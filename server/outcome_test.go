@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/audit"
+	"github.com/seed-b63acb1b/mcp-shell-server/plan"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 	"github.com/seed-b63acb1b/mcp-shell-server/runner"
@@ -24,7 +25,7 @@ func TestAuditRecord(t *testing.T) {
 	const elapsed, took = 900 * time.Millisecond, 700 * time.Millisecond
 	c := call{tool: "shell_execute", argv: []string{"cat", "<", "in", "|", "wc"}, envs: map[string]string{"LANG": "C"}}
 	spec := &runner.Spec{Timeout: 30 * time.Second, OutputLimit: 1024}
-	plan := &policy.Plan{Stages: [][]string{{"cat"}, {"wc"}}, StdinFile: "in", Rules: []string{"allowlist.exact:cat", "allowlist.exact:wc"}}
+	plan := &plan.Call{Stages: []plan.Stage{{Argv: []string{"cat"}, Rule: "allowlist.exact:cat"}, {Argv: []string{"wc"}, Rule: "allowlist.exact:wc"}}, StdinFile: "in"}
 	code := 3
 	exited := runner.Result{Outcome: runner.Success, ExitCode: &code, StdoutBytes: 10, StderrBytes: 2, Duration: took}
 	killed := runner.Result{Outcome: runner.TimedOut, Signal: "SIGKILL", Duration: took}
@@ -139,22 +140,5 @@ func TestAuditByteCountsOnOutputCap(t *testing.T) {
 	kept, read := recs[0]["stdout_bytes"].(float64), recs[0]["stdout_bytes_read"].(float64)
 	if kept != 1000 || read <= kept {
 		t.Errorf("stdout_bytes %v stdout_bytes_read %v: want the cap kept and more read", kept, read)
-	}
-}
-
-// TestChildEnvNames: the audit lists the names the children got, sorted
-// and once each.
-func TestChildEnvNames(t *testing.T) {
-	t.Parallel()
-	for _, tt := range []struct {
-		env  []string
-		want []string
-	}{
-		{nil, nil},
-		{[]string{"PATH=/usr/bin", "HOME=/h", "LANG=C", "GIT_CONFIG_KEY_0=core.pager", "HOME=/h2", "TMPDIR=/t"}, []string{"GIT_CONFIG_KEY_0", "HOME", "LANG", "PATH", "TMPDIR"}},
-	} {
-		if got := childEnvNames(tt.env); !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("childEnvNames(%q) = %q, want %q", tt.env, got, tt.want)
-		}
 	}
 }

@@ -22,7 +22,7 @@ import (
 // over an in-memory MCP session: the cost of carrying large output.
 func BenchmarkCat1MiB(b *testing.B) {
 	s, _ := newTestServer(b, "cat")
-	dir := s.opts.AllowedDirs[0]
+	dir := s.opts.Policy.AllowedDirs()[0]
 	if err := os.WriteFile(filepath.Join(dir, "big.txt"), []byte(strings.Repeat("0123456789abcde\n", 1<<16)), 0o644); err != nil {
 		b.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func BenchmarkCat1MiB(b *testing.B) {
 func BenchmarkStdioCat1MiB(b *testing.B) {
 	s, _ := newTestServer(b, "cat")
 	s.opts.Limits.TextLimit = 16 << 10
-	dir := s.opts.AllowedDirs[0]
+	dir := s.opts.Policy.AllowedDirs()[0]
 	if err := os.WriteFile(filepath.Join(dir, "big.txt"), []byte(strings.Repeat("0123456789abcde\n", 1<<16)), 0o644); err != nil {
 		b.Fatal(err)
 	}

@@ -80,7 +80,7 @@ func withStructured(ctx context.Context, st *callState, res *mcp.CallToolResult,
 	}
 	if err := setStructured(ctx, res, out); err != nil {
 		err = fmt.Errorf("marshaling %s output: %w", st.call.tool, err)
-		st.outcome.kind, st.outcome.err = unencodable, err
+		st.report(st.outcome.with(unencodable, err))
 		return nil, err
 	}
 	return res, nil

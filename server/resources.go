@@ -114,6 +114,7 @@ func (s *Server) readAuditMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		} else {
 			o.kind, o.err = refused, refusal.New(CodeUnknownID, -1, "", "resource not found: %s", uri)
 		}
+		o.lifetime = s.opts.Lifetime.Mechanism()
 		s.opts.Audit.Log(ctx, auditRecord(call{tool: "resources/read"}, o))
 		return res, err
 	}

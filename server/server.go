@@ -13,7 +13,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/audit"
-	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
@@ -24,19 +23,12 @@ const Name = "mcp-shell-server"
 
 // Options are what a Server is built from: what it needs, not the whole
 // configuration (package cli maps config.Config onto it). Policy, Audit,
-// positive Limits and MaxConcurrent, and at least one of AllowedDirs are
+// positive Limits and MaxConcurrent are
 // required; Log may be nil (silent).
 type Options struct {
 	Limits Limits
-	// AllowedDirs are absolute, symlink-resolved directories calls may run
-	// in; the first is the default and resolves relative directories.
-	AllowedDirs []string
 	// Tools are the tools to expose: "shell_execute", "execute_command".
 	Tools []string
-	// ChildEnv is the children's environment: the names they inherit or
-	// receive per call, and their PATH (also the only PATH programs are
-	// looked up in).
-	ChildEnv childenv.Config
 	// MaxConcurrent is how many calls run at once; further calls wait.
 	MaxConcurrent int
 	// Advertised is what the tool descriptions list; the policy decides.
@@ -45,17 +37,19 @@ type Options struct {
 	// "landlock"), recorded in every audit record.
 	SandboxMode string
 	// Launcher, when not nil, starts every child through the sandbox
-	// launcher (rlimits, no_new_privs, Landlock).
+	// launcher (rlimits, no_new_privs, Landlock); Policy must then have
+	// been built with its rules and temporary directories.
 	Launcher *sandbox.Launcher
-	Policy   *policy.Policy
-	Audit    *audit.Logger
-	Log      *slog.Logger
-	Version  string
-	// ExtraEnv returns environment entries added to a call's child
-	// environment for the given stages run in dir, the call's resolved
-	// working directory (e.g. git hardening and its safe.directory list);
-	// may be nil.
-	ExtraEnv func(stages [][]string, dir string) []string
+	// Policy decides every call (policy.Decide): its plan holds each
+	// stage's program, environment and confinement.
+	Policy  *policy.Policy
+	Audit   *audit.Logger
+	Log     *slog.Logger
+	Version string
+	// Lifetime is the process's lifetime mechanism (lifetime.Setup's), which
+	// binds every call's processes to it and which every audit record
+	// names; nil is lifetime.Default().
+	Lifetime *lifetime.Manager
 	// Jobs configures background jobs and retained output (background.go);
 	// the zero value turns them off.
 	Jobs JobOptions
@@ -103,6 +97,9 @@ type Server struct {
 func New(o Options) (s *Server, err error) {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.Lifetime == nil {
+		o.Lifetime = lifetime.Default()
 	}
 	s = &Server{opts: o, sem: make(chan struct{}, o.MaxConcurrent)}
 	self := s
@@ -332,8 +329,7 @@ func toolName(req mcp.Request) string {
 func (s *Server) recovered(st *callState, r any) *mcp.CallToolResult {
 	s.opts.Log.Error("panic in tool handler", "panic", r, "stack", string(debug.Stack()))
 	// Keep what the handler resolved before it panicked.
-	st.outcome.kind, st.outcome.err = panicked, fmt.Errorf("internal error: %v", r)
-	st.reported = true
+	st.report(st.outcome.with(panicked, fmt.Errorf("internal error: %v", r)))
 	return errorResult("Error executing command: internal server error; the call was not completed")
 }
 
@@ -347,8 +343,8 @@ func (s *Server) writeAudit(ctx context.Context, st *callState, res mcp.Result, 
 		o = outcome{kind: protocolErr, err: err}
 	}
 	o.start, o.elapsed = st.start, time.Since(st.start)
+	o.lifetime = s.opts.Lifetime.Mechanism()
 	rec := auditRecord(st.call, o)
-	rec.Lifetime = string(lifetime.Default().Mechanism())
 	if st.ticket == nil {
 		if st.admitErr != nil {
 			// Best effort: the log is failing or full, so this record

@@ -40,7 +40,7 @@ func TestSoakJobsAndForeground(t *testing.T) {
 	const quota = 64 << 10
 	o.Jobs.Retain.Quota, o.Jobs.Retain.PerStream, o.Jobs.MaxJobs = quota, 8<<10, 8
 	o.MaxConcurrent = 8
-	os.WriteFile(filepath.Join(o.AllowedDirs[0], "data"), bytes.Repeat([]byte("soak line\n"), 1000), 0o644)
+	os.WriteFile(filepath.Join(o.Policy.AllowedDirs()[0], "data"), bytes.Repeat([]byte("soak line\n"), 1000), 0o644)
 	s, _ := newServer(t, o)
 	defer s.Shutdown(context.Background())
 	sessions := make([]*mcp.ClientSession, 8)

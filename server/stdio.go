@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/audit"
-	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
 	"github.com/seed-b63acb1b/mcp-shell-server/runner"
 	"github.com/seed-b63acb1b/mcp-shell-server/server/framing"
 )
@@ -104,6 +103,6 @@ func (s *Server) auditRefused(r framing.Refusal) {
 		Time: time.Now(), ResultType: audit.InvalidRequest, ErrorKind: audit.KindProtocol, Tool: r.Tool,
 		Reason:    fmt.Sprintf("%s refused by the JSON-RPC layer (error %d): %s", what, r.Code, r.Message),
 		ReasonArg: r.Quoted,
-		Lifetime:  string(lifetime.Default().Mechanism()),
+		Lifetime:  string(s.opts.Lifetime.Mechanism()),
 	})
 }

@@ -1,4 +1,4 @@
-package sandbox
+package childenv
 
 import (
 	"bytes"
@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 )
 
 // The kernel opens a program's interpreter with the execute right, so a
@@ -26,12 +24,12 @@ const maxInterpDepth = 4
 // (BINPRM_BUF_SIZE, 256 bytes since Linux 5.1).
 const shebangMax = 256
 
-// interpreters returns the files the kernel needs to execute beside path
+// Interpreters returns the files the kernel needs to execute beside path
 // to run path, each with its own interpreters, in order and without
 // repeats. pathList is the stage's PATH, where #!/usr/bin/env looks its
 // program up. Unreadable files and missing interpreters contribute
 // nothing (the program then fails to start on its own, as unconfined).
-func interpreters(path, pathList string) []string {
+func Interpreters(path, pathList string) []string {
 	var out []string
 	seen := map[string]bool{path: true}
 	next := []string{path}
@@ -115,7 +113,7 @@ func shebang(line []byte, pathList string) []string {
 			i++
 		case strings.HasPrefix(w, "-") || strings.Contains(w, "="):
 		default:
-			if p, err := childenv.LookPath(w, pathList, "/"); err == nil {
+			if p, err := LookPath(w, pathList, "/"); err == nil {
 				out = append(out, p)
 			}
 			return out

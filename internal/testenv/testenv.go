@@ -1,0 +1,73 @@
+// Package testenv says what a test run must cover and what the machine
+// offers, for tests that run real programs (oracles, differential tests,
+// end-to-end calls).
+//
+// Two switches, both set by CI (.ci/run):
+//
+//   - MCP_SHELL_TEST_REQUIRE_PROGRAMS=1 turns "program not installed: skip"
+//     into a failure (mvdan/sh's REQUIRE_SHELLS): an oracle whose program
+//     is missing then fails instead of passing unseen.
+//   - MCP_SHELL_TEST_HEAVY=1 runs the heavy oracles and soaks in full.
+//     Without it (the README's `go test -race ./...` on a newcomer's
+//     machine) they run a fixed sample of their rows (Sample), so every
+//     package and every oracle is still exercised in minutes.
+package testenv
+
+import (
+	"os"
+	"os/exec"
+	"testing"
+)
+
+// RequirePrograms reports whether a missing program fails the test
+// (MCP_SHELL_TEST_REQUIRE_PROGRAMS=1).
+func RequirePrograms() bool { return os.Getenv("MCP_SHELL_TEST_REQUIRE_PROGRAMS") == "1" }
+
+// Heavy reports whether heavy tests run in full (MCP_SHELL_TEST_HEAVY=1).
+func Heavy() bool { return os.Getenv("MCP_SHELL_TEST_HEAVY") == "1" }
+
+// Program returns the path of name in the test process's PATH. When it is
+// missing the test is skipped, or fails under RequirePrograms.
+func Program(t testing.TB, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		Missing(t, name+" not installed")
+	}
+	return p
+}
+
+// Missing skips t for why, or fails it under RequirePrograms.
+func Missing(t testing.TB, why string) {
+	t.Helper()
+	if RequirePrograms() {
+		t.Fatalf("%s, and MCP_SHELL_TEST_REQUIRE_PROGRAMS=1 requires it", why)
+	}
+	t.Skip(why)
+}
+
+// lightEvery is the sampling step of heavy tests without Heavy: one row in
+// lightEvery runs, the first included.
+const lightEvery = 6
+
+// Sample returns rows under Heavy, else every lightEvery-th row (the
+// first included): a fixed sample, the same on every run.
+func Sample[T any](rows []T) []T {
+	if Heavy() || len(rows) <= lightEvery {
+		return rows
+	}
+	out := make([]T, 0, len(rows)/lightEvery+1)
+	for i := 0; i < len(rows); i += lightEvery {
+		out = append(out, rows[i])
+	}
+	return out
+}
+
+// Scaled is n under Heavy, else n divided by the sampling step (at least
+// 1): the least a sampled oracle must observe.
+func Scaled(n int) int {
+	if Heavy() {
+		return n
+	}
+	return max(1, n/lightEvery)
+}

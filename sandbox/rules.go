@@ -1,0 +1,336 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
+	"github.com/seed-b63acb1b/mcp-shell-server/plan"
+)
+
+// Rules decide what each stage may do under the effective mode: the
+// policy asks them (Stage) while it builds a call's plan, and the
+// Launcher enforces the answer. They are built once at start-up, never
+// start anything, and are safe for concurrent use.
+type Rules struct {
+	cfg  Config
+	mode string // effective mode: ModeOff, ModeLimits or ModeLandlock
+	abi  int
+	// fallback says why ModeAuto runs without Landlock ("" otherwise).
+	fallback  string
+	leafRead  []string
+	cacheRoot string
+	profiles  profiles
+}
+
+// NewRules validates and probes cfg (see Probe; its errors are returned
+// unchanged, except that ModeAuto falls back to ModeLimits when the
+// kernel cannot enforce the Landlock part, and to ModeOff where there are
+// no rlimits either) and prepares what every stage shares: the read trees
+// of leaf stages and the cache root.
+func NewRules(cfg Config) (*Rules, error) {
+	r := &Rules{cfg: cfg, mode: cfg.Mode}
+	if r.mode == "" {
+		r.mode = ModeOff
+	}
+	abi, err := Probe(cfg)
+	switch {
+	case cfg.Mode == ModeAuto && errors.Is(err, ErrUnavailable):
+		r.mode, r.fallback = ModeLimits, strings.TrimPrefix(err.Error(), ErrUnavailable.Error()+": ")
+	case err != nil:
+		return nil, err
+	case cfg.Mode == ModeAuto:
+		r.mode = ModeLandlock
+	}
+	r.abi = abi
+	if err := limitsAvailable(); r.mode == ModeLimits && err != nil {
+		if cfg.Mode != ModeAuto {
+			return nil, fmt.Errorf("%w: MCP_SHELL_SANDBOX=%s but %w", ErrUnavailable, cfg.Mode, err)
+		}
+		r.mode, r.fallback = ModeOff, r.fallback+"; "+err.Error()
+	}
+	if r.mode == ModeOff {
+		return r, nil
+	}
+	r.cacheRoot = chooseCacheRoot(cfg.CacheDir)
+	r.leafRead = leafReads(cfg.readDirs())
+	return r, nil
+}
+
+// chooseCacheRoot is Config.CacheDir, or DefaultCacheDir where it exists
+// or could be created (its nearest existing ancestor is writable), or the
+// one beneath the temporary directory (a read-only home). Nothing is
+// created here: the launcher creates the directories a stage needs.
+func chooseCacheRoot(configured string) string {
+	if configured != "" {
+		return configured
+	}
+	if d := DefaultCacheDir(); d != tempCacheDir() && creatable(d) {
+		return d
+	}
+	return tempCacheDir()
+}
+
+func tempCacheDir() string {
+	return filepath.Join(os.TempDir(), fmt.Sprintf("mcp-shell-server-cache-%d", os.Getuid()))
+}
+
+// DefaultCacheDir is the cache root when Config.CacheDir is empty:
+// mcp-shell-server beneath os.UserCacheDir ($XDG_CACHE_HOME or
+// ~/.cache), or mcp-shell-server-cache-UID beneath the temporary
+// directory when the server has no home (or the former cannot be
+// created).
+func DefaultCacheDir() string {
+	if d, err := os.UserCacheDir(); err == nil && filepath.IsAbs(d) {
+		return filepath.Join(d, "mcp-shell-server")
+	}
+	return tempCacheDir()
+}
+
+// Mode returns the effective mode, ModeOff, ModeLimits or ModeLandlock
+// (for the start-up line and the audit record): ModeAuto resolves to one
+// of the last two, or to ModeOff where neither is available.
+func (r *Rules) Mode() string { return r.mode }
+
+// ABI returns the Landlock ABI every stage gets; 0 without Landlock.
+func (r *Rules) ABI() int {
+	if r.mode != ModeLandlock {
+		return 0
+	}
+	return r.abi
+}
+
+// Confined reports whether stages run under a Landlock ruleset, and so
+// whether a call needs a private temporary directory.
+func (r *Rules) Confined() bool { return r.mode == ModeLandlock }
+
+// Fallback says why ModeAuto runs without Landlock, or "".
+func (r *Rules) Fallback() string { return r.fallback }
+
+// CacheDir returns the root of the server-managed cache directories, ""
+// in mode off.
+func (r *Rules) CacheDir() string { return r.cacheRoot }
+
+// StageRequest is what the rules need to know of one stage.
+type StageRequest struct {
+	// Argv is the stage's argv; Argv[0] selects the Config.Exec entry
+	// (exact match).
+	Argv []string
+	// Family is the family whose facts apply (nil: a leaf).
+	Family *argvrules.Family
+	// Program is where Argv[0] resolved (zero when it was not found).
+	Program childenv.Resolution
+	// Env is the stage's environment without the sandbox's entries: its
+	// PATH finds the family's helpers, its HOME the family's
+	// configuration, and a cache variable it names absolutely is used as
+	// it is.
+	Env []string
+	// TempDir is the call's private temporary directory ("" when none).
+	TempDir string
+}
+
+// Stage returns what a stage may do, and the environment entries the
+// sandbox adds for it, which replace entries of the same name: the
+// family's cache variables that Env does not name absolutely, and TMPDIR
+// for the call's private temporary directory unless Env names one (the
+// operator's own).
+//
+// In ModeLandlock the stage executes its program, the program's
+// interpreters, its family's Exec helpers and Config.Exec's entries for
+// Argv[0]; a family that RunsPrograms, and a program Config.Exec gives
+// ExecAny, execute beneath Config.ReadDirs and the writable trees
+// instead. Other stages (leaves: also every program no family covers)
+// read Config.ReadDirs without programDirs. Every stage writes beneath
+// Config.WriteDirs, TempDir and its family's caches, and reads its
+// family's HomeConfig beneath HOME. The network per Config.Network.
+func (r *Rules) Stage(req StageRequest) (plan.Confinement, []string) {
+	c := plan.Confinement{Mode: r.mode}
+	if r.mode == ModeOff {
+		return c, nil
+	}
+	var add []string
+	c.Write = append(slices.Clone(r.cfg.WriteDirs), nonEmpty(req.TempDir)...)
+	if _, named := childenv.Lookup(req.Env, "TMPDIR"); req.TempDir != "" && !named {
+		add = append(add, "TMPDIR="+req.TempDir)
+	}
+	for _, cu := range caches(req.Family, req.Env, r.cacheRoot) {
+		c.Write = append(c.Write, cu.dir)
+		if cu.env != "" {
+			c.Create = append(c.Create, cu.dir)
+			add = append(add, cu.env)
+		}
+	}
+	if r.mode != ModeLandlock {
+		return c, add
+	}
+	prof := r.profiles.get(req, r.cfg.Exec)
+	c.Exec, c.RunAny = prof.exec, prof.run
+	c.Read = r.leafRead
+	if prof.run {
+		c.Read = r.cfg.readDirs()
+	}
+	if home := homeConfig(req.Family, req.Env); home != nil {
+		c.Read = append(slices.Clip(c.Read), home...)
+	}
+	c.Network, c.NetworkReason = network(r.cfg.Network, req.Family, req.Argv)
+	return c, add
+}
+
+func nonEmpty(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return []string{s}
+}
+
+// profile is what a stage of one program may execute: computed from the
+// program's family and Config.Exec, once per program, PATH and file.
+type profile struct {
+	exec []string // files and trees: the program, helpers, interpreters
+	run  bool     // executes beneath the read and writable trees
+}
+
+// profiles caches profiles; a program replaced on disk (new inode or
+// modification time) gets a new one.
+type profiles struct {
+	m sync.Map // profileKey → profileEntry
+}
+
+type profileKey struct {
+	argv0, family, prog, pathList string
+}
+
+type profileEntry struct {
+	id fileID
+	p  profile
+}
+
+// fileID identifies a file's current content well enough to notice a
+// package upgrade.
+type fileID struct {
+	dev, ino uint64
+	mtime    int64
+}
+
+// get returns the profile of the stage's program.
+func (ps *profiles) get(req StageRequest, extra map[string][]string) profile {
+	pathList, _ := childenv.Lookup(req.Env, "PATH")
+	key := profileKey{argv0: req.Argv[0], prog: req.Program.Real, pathList: pathList}
+	if req.Family != nil {
+		key.family = req.Family.Name
+	}
+	id := statID(req.Program.Real)
+	if e, ok := ps.m.Load(key); ok && e.(profileEntry).id == id {
+		return e.(profileEntry).p
+	}
+	p := newProfile(req, pathList, extra)
+	ps.m.Store(key, profileEntry{id: id, p: p})
+	return p
+}
+
+// newProfile resolves the family's Exec entries and the operator's
+// Config.Exec entries in pathList and adds every executable's
+// interpreters.
+func newProfile(req StageRequest, pathList string, extra map[string][]string) profile {
+	var p profile
+	entries := extra[req.Argv[0]]
+	if f := req.Family; f != nil {
+		p.run = f.RunsPrograms
+		if !p.run {
+			entries = append(slices.Clone(f.Exec), entries...)
+		}
+	}
+	if slices.Contains(entries, ExecAny) {
+		p.run = true
+	}
+	var files []string
+	if req.Program.Real != "" {
+		files = append(append(files, req.Program.Real), req.Program.Interpreters...)
+	}
+	for _, e := range entries {
+		if e == ExecAny {
+			continue
+		}
+		f := e
+		if !filepath.IsAbs(e) {
+			var err error
+			if f, err = childenv.LookPath(e, pathList, "/"); err != nil {
+				continue
+			}
+		} else if _, err := os.Stat(e); err != nil {
+			continue
+		}
+		files = append(append(files, f), childenv.Interpreters(f, pathList)...)
+	}
+	slices.Sort(files)
+	p.exec = slices.Compact(files)
+	return p
+}
+
+// network reports whether a stage of fam with argv may use the network
+// under the policy mode (Config.Network), and why.
+func network(mode string, fam *argvrules.Family, argv []string) (bool, string) {
+	switch {
+	case mode == NetworkAllow:
+		return true, "MCP_SHELL_SANDBOX_NETWORK=allow"
+	case mode == NetworkDeny || fam == nil:
+		return false, ""
+	case fam.Network.Always:
+		return true, fam.Network.Reason
+	}
+	for _, w := range argv[1:] {
+		if w == "--" {
+			break
+		}
+		if slices.Contains(fam.Network.Fetch, w) {
+			return true, fam.Network.Reason
+		}
+	}
+	return false, ""
+}
+
+// cacheUse is one cache directory a stage writes, and the environment
+// entry that points the program at it ("" when the stage's environment
+// names it already).
+type cacheUse struct {
+	dir, env string
+}
+
+// caches returns fam's cache directories beneath root: the directory a
+// variable of env names when it is absolute (the operator passed it),
+// otherwise root/Cache.Dir with an entry setting the variable.
+func caches(fam *argvrules.Family, env []string, root string) []cacheUse {
+	if fam == nil {
+		return nil
+	}
+	var out []cacheUse
+	for _, c := range fam.Caches {
+		if v, ok := childenv.Lookup(env, c.Env); ok && filepath.IsAbs(v) {
+			out = append(out, cacheUse{dir: filepath.Clean(v)})
+			continue
+		}
+		dir := filepath.Join(root, c.Dir)
+		out = append(out, cacheUse{dir: dir, env: c.Env + "=" + dir})
+	}
+	return out
+}
+
+// homeConfig returns fam's configuration files beneath the stage's HOME,
+// when its environment has an absolute HOME.
+func homeConfig(fam *argvrules.Family, env []string) []string {
+	home, ok := childenv.Lookup(env, "HOME")
+	if fam == nil || !ok || !filepath.IsAbs(home) {
+		return nil
+	}
+	out := make([]string, len(fam.HomeConfig))
+	for i, rel := range fam.HomeConfig {
+		out[i] = filepath.Join(home, rel)
+	}
+	return out
+}
