@@ -313,3 +313,27 @@ func TestConcurrentMemoryAndFiles(t *testing.T) {
 	wg.Wait()
 	checkIndexes(t, s)
 }
+
+// TestDropTellsChanged: a dropped output is reported gone like any other
+// deletion, so that whatever the caller keeps by its id goes with it; a
+// second Drop reports nothing.
+func TestDropTellsChanged(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var gone []string
+	s := open(t, Config{Changed: func(id string, g bool) {
+		if g {
+			mu.Lock()
+			gone = append(gone, id)
+			mu.Unlock()
+		}
+	}})
+	o := create(t, s)
+	o.Drop()
+	o.Drop()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(gone) != 1 || gone[0] != o.ID {
+		t.Errorf("Changed(gone) for %v, want [%s]", gone, o.ID)
+	}
+}

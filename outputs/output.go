@@ -266,10 +266,14 @@ func (o *Output) FinishCounted(totals [2]int64) {
 
 // Drop finishes the output and deletes it at once, without a tombstone
 // (for a call whose output nobody can address): nothing of it stays in
-// the store.
+// the store. Config.Changed hears of it as of any deletion, so that what
+// the caller keeps by id (a resource subscription made while the call
+// ran) goes too.
 func (o *Output) Drop() {
 	o.Finish()
-	o.s.drop(o)
+	if o.s.drop(o) {
+		o.s.notifyGone([]string{o.ID})
+	}
 }
 
 // StreamInfo is one stream's state.

@@ -418,13 +418,15 @@ func (s *Store) deleteLocked(o *Output, reason Reason) {
 	s.gone[o.ID] = tombstone{reason: reason, at: time.Now()}
 }
 
-// drop deletes o without a tombstone.
-func (s *Store) drop(o *Output) {
+// drop deletes o without a tombstone; false when it was gone already.
+func (s *Store) drop(o *Output) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.byID[o.ID] == o && o.finished {
-		s.deleteLocked(o, "")
+	if s.byID[o.ID] != o || !o.finished {
+		return false
 	}
+	s.deleteLocked(o, "")
+	return true
 }
 
 func (s *Store) notifyGone(ids []string) {
