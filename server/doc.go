@@ -69,7 +69,9 @@
 // after the adaptive delay, is the same prepared spec run by runner.Run
 // under the server's context instead of the request's, so it outlives the
 // request and the session; package jobs bounds and tracks it, package
-// outputs keeps every call's streams (teed by the runner). Its tools/call
+// outputs keeps every call's streams (teed by the runner: in memory while
+// the answer's text shows them whole, else, and for a job always, in
+// files; a call that printed nothing keeps nothing). Its tools/call
 // record is the job's start (result started); the job's end is a second
 // record built by auditRecord from the same outcome. The job tools
 // (read_output, job_status, job_list, job_kill, job_stdin) and

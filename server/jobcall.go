@@ -47,14 +47,16 @@ func (s *Server) prepareJob(c call, spec *runner.Spec) (*jobs.Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := out.OpenStdout()
+	data, f, err := out.OpenStdout()
 	switch {
 	case errors.Is(err, outputs.ErrRunning):
 		return nil, refusal.New(CodeStdin, -1, id, "output %s is still being written (its job is running); wait for the end with job_status {\"id\":%q,\"wait\":%d}, then chain it", id, id, maxWaitSeconds)
 	case err != nil:
 		return nil, refusal.New(CodeUnknownID, -1, id, "%s", err.Error())
 	}
-	spec.StdinFrom = f
+	// A stdout held in memory is fed like a stdin argument (the runner
+	// only reads it); one in its file is the child's stdin itself.
+	spec.Stdin, spec.StdinFrom = data, f
 	return nil, nil
 }
 
@@ -100,6 +102,7 @@ func (s *Server) startJob(c call, o outcome, stdin *jobs.Input) outcome {
 	// drained (and retained up to its own cap), not a reason to kill it.
 	spec.DrainPastLimit = true
 	spec.Progress = &runner.Progress{}
+	out.Persist() // a job's output is in files from its first byte
 	spec.StdoutTee, spec.StderrTee = out.Stdout(), out.Stderr()
 	o.outputID = out.ID
 	j := &jobs.Job{ID: out.ID, Tool: c.tool, Argv: c.argv, Dir: o.dir, Timeout: spec.Timeout, Progress: spec.Progress, Stdin: stdin}
@@ -248,6 +251,10 @@ func (s *Server) handOff(ctx context.Context, c call, o outcome, out *outputs.Ou
 		return false
 	}
 	o.outputID = out.ID
+	// From here the output is a job's: what it holds in memory goes to
+	// its files, and so does every later byte (also if the run ends
+	// before a slot is free: the call's answer then reads the same).
+	out.Persist()
 	j := &jobs.Job{ID: out.ID, Tool: c.tool, Argv: c.argv, Dir: o.dir, Timeout: o.spec.Timeout, Adaptive: true, Progress: o.spec.Progress}
 	if !s.bg.table.Adopt(ctx, cancel, j, ran, result, s.jobEnded(c, o, out)) {
 		s.gate.leave()
