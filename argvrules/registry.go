@@ -226,7 +226,7 @@ var npmFetch = Network{
 		"search", "s", "se", "find", "ping", "login", "adduser", "add-user", "logout", "whoami", "dist-tag", "dist-tags",
 		"owner", "author", "access", "deprecate", "doctor", "token", "team", "org", "star", "unstar", "stars", "repo", "bugs", "docs"},
 	Subcommands: npmSubcommands,
-	Reason: "they download packages from or talk to the registry",
+	Reason:      "they download packages from or talk to the registry",
 }
 
 // byProgram maps every listed basename to its family.

@@ -396,4 +396,3 @@ func own(t *testing.T, path string, cred *syscall.Credential) {
 		t.Fatal(err)
 	}
 }
-
