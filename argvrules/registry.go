@@ -78,17 +78,20 @@ type Workspace struct {
 	Allowed []string
 }
 
-// Network is when a family's stage may use TCP under the sandbox's
-// default network policy (MCP_SHELL_SANDBOX_NETWORK=family).
+// Network is when a family's stage may use the network under the
+// sandbox's default network policy (MCP_SHELL_SANDBOX_NETWORK=family).
 type Network struct {
 	// Always grants every stage of the family (curl, wget).
 	Always bool
-	// Fetch are the subcommands that fetch: a stage gets TCP when any of
-	// its words after argv[0] (up to a "--") is one of them. Matching
-	// any word, not the parsed subcommand, can only grant more: a path
-	// named "fetch" gives that git stage the network git already may use
-	// for fetch.
+	// Fetch are the subcommands that fetch: a stage gets the network when
+	// the subcommand its argv runs (Subcommands) is one of them, never for
+	// a fetch word elsewhere (an argument of a script or of a program
+	// under test).
 	Fetch []string
+	// Subcommands reads the subcommand argv runs with the family's own
+	// grammar (every reading, where the grammar leaves two). Required with
+	// Fetch.
+	Subcommands func(argv []string) []string
 	// Reason says why the family needs the network.
 	Reason string
 }
@@ -127,7 +130,7 @@ var registry = []Family{
 	{Name: "git", Programs: []string{"git"}, Also: isGitDashed, Recognize: checkGit, Env: gitEnv, Source: "git 2.53 ∪ 2.39 parse-options (package git)",
 		HomeConfig: []string{".gitconfig", ".config/git"},
 		Exec:       append(append([]string{}, gitCore...), "git", "sh", "true", "ssh", "gpg", "gpgsm", "ssh-keygen"),
-		Network: Network{Fetch: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "fetch-pack", "send-pack", "archive", "send-email"},
+		Network: Network{Fetch: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "fetch-pack", "send-pack", "archive", "send-email"}, Subcommands: gitSubcommands,
 			Reason: "they talk to remotes over http(s), git:// or ssh (transport.c, connect.c); archive only with --remote, send-email over SMTP"},
 		SandboxSource: "git 2.39/2.53: its own programs live in gitexecdir (git-core); connect.c git_connect runs the local and ssh transports " +
 			"(git-upload-pack 'PATH') with use_shell, run-command.c prepare_shell_cmd runs commands with shell metacharacters through sh, " +
@@ -151,8 +154,8 @@ var registry = []Family{
 		RunsPrograms: true, SandboxSource: "make(1): recipes are shell commands"},
 	{Name: "go", Programs: []string{"go"}, Also: isGoRelease, Recognize: checkGo, Source: "go 1.22–1.26 cmd/go flag sets",
 		RunsPrograms: true,
-		Network: Network{Fetch: []string{"get", "install", "mod", "work"},
-			Reason: "they resolve and download modules through GOPROXY (cmd/go/internal/modfetch); build, test and run fetch only missing modules, which go mod download fetches first"},
+		Network: Network{Fetch: []string{"get", "install", "mod", "work", "list"}, Subcommands: goSubcommands,
+			Reason: "they resolve and download modules through GOPROXY (cmd/go/internal/modfetch), go list -m to list module versions; build, test and run fetch only missing modules, which go mod download fetches first"},
 		Caches:        []Cache{{Env: "GOCACHE", Dir: "go-build"}, {Env: "GOMODCACHE", Dir: "go-mod"}, {Env: "GOPATH", Dir: "go-path"}},
 		SandboxSource: "go help environment (GOCACHE, GOMODCACHE, GOPATH; defaults beneath $HOME); go build runs the compiler, go test the test binaries it builds in GOTMPDIR"},
 	{Name: "npm", Programs: []string{"npm"}, Recognize: checkNpm, Source: "npm 9–11 nopt definitions",
@@ -164,28 +167,28 @@ var registry = []Family{
 		SandboxSource: "npm 10 docs: npm exec (config cache, default ~/.npm; userconfig, default ~/.npmrc)"},
 	{Name: "pnpm", Programs: []string{"pnpm"}, Recognize: checkPnpm, Source: "pnpm 8–9 CLI",
 		RunsPrograms: true,
-		Network: Network{Fetch: []string{"install", "i", "add", "update", "up", "fetch", "outdated", "publish", "audit", "dlx", "view", "info"},
+		Network: Network{Fetch: []string{"install", "i", "add", "update", "up", "fetch", "outdated", "publish", "audit", "dlx", "view", "info"}, Subcommands: nodeSubcommands(false),
 			Reason: "they download packages from the registry"},
 		Caches:        []Cache{{Env: "npm_config_store_dir", Dir: "pnpm-store"}, {Env: "npm_config_cache_dir", Dir: "pnpm-cache"}},
 		HomeConfig:    []string{".npmrc", ".config/pnpm"},
 		SandboxSource: "pnpm 9 docs: settings store-dir and cache-dir, read from npm_config_* variables; .npmrc and ~/.config/pnpm/rc"},
 	{Name: "yarn", Programs: []string{"yarn", "yarnpkg"}, Recognize: checkYarn, Source: "yarn 1.x and berry CLIs",
 		RunsPrograms: true,
-		Network: Network{Fetch: []string{"install", "add", "upgrade", "up", "outdated", "info", "npm", "dlx", "publish"},
+		Network: Network{Fetch: []string{"install", "add", "upgrade", "up", "outdated", "info", "npm", "dlx", "publish"}, Subcommands: nodeSubcommands(true),
 			Reason: "they download packages from the registry"},
 		Caches:        []Cache{{Env: "YARN_CACHE_FOLDER", Dir: "yarn"}},
 		HomeConfig:    []string{".yarnrc", ".yarnrc.yml", ".npmrc"},
 		SandboxSource: "yarn 1 docs (yarn cache dir, YARN_CACHE_FOLDER; ~/.yarnrc) and berry's cacheFolder setting (~/.yarnrc.yml)"},
 	{Name: "pip", Programs: []string{"pip", "pip3"}, Also: isPipVersion, Recognize: checkPip, Source: "pip 23–24 optparse command table",
 		RunsPrograms: true,
-		Network: Network{Fetch: []string{"install", "download", "wheel", "index", "search"},
+		Network: Network{Fetch: []string{"install", "download", "wheel", "index", "search"}, Subcommands: pipSubcommands,
 			Reason: "they download distributions from the package index (pip/_internal/commands)"},
 		Caches:        []Cache{{Env: "PIP_CACHE_DIR", Dir: "pip"}},
 		HomeConfig:    []string{".config/pip", ".pip"},
 		SandboxSource: "pip 23 docs: Caching (PIP_CACHE_DIR, default ~/.cache/pip) and Configuration (~/.config/pip/pip.conf, legacy ~/.pip/pip.conf); builds run setup.py or PEP 517 backends in subprocesses"},
 	{Name: "cargo", Programs: []string{"cargo"}, Recognize: checkCargo, Source: "cargo 1.7x–1.9x clap definitions",
 		RunsPrograms: true,
-		Network: Network{Fetch: []string{"fetch", "update", "install", "search", "publish", "login", "owner", "yank", "generate-lockfile", "vendor"},
+		Network: Network{Fetch: []string{"fetch", "update", "install", "search", "publish", "login", "owner", "yank", "generate-lockfile", "vendor"}, Subcommands: cargoSubcommands,
 			Reason: "they download from or talk to the registry; build, check and test fetch only missing crates, which cargo fetch fetches first"},
 		Caches:        []Cache{{Env: "CARGO_HOME", Dir: "cargo"}},
 		SandboxSource: "The Cargo Book, Cargo Home (registry index and crate cache beneath CARGO_HOME, default ~/.cargo); cargo runs rustc and build scripts"},
@@ -205,6 +208,15 @@ var registry = []Family{
 		SandboxSource: "file 5.44 compress.c: only -z may run a decompressor, when libmagic lacks the library"},
 }
 
+// Subcommands are the subcommands argv runs as f's grammar reads them
+// (Network.Subcommands); nil for a family without a reader or a nil f.
+func (f *Family) Subcommands(argv []string) []string {
+	if f == nil || f.Network.Subcommands == nil {
+		return nil
+	}
+	return f.Network.Subcommands(argv)
+}
+
 // npmFetch are npm's commands that talk to the registry (npm 10
 // lib/utils/cmd-list.js names and aliases).
 var npmFetch = Network{
@@ -213,7 +225,8 @@ var npmFetch = Network{
 		"update", "up", "upgrade", "udpate", "outdated", "view", "info", "show", "v", "audit", "publish", "unpublish",
 		"search", "s", "se", "find", "ping", "login", "adduser", "add-user", "logout", "whoami", "dist-tag", "dist-tags",
 		"owner", "author", "access", "deprecate", "doctor", "token", "team", "org", "star", "unstar", "stars", "repo", "bugs", "docs"},
-	Reason: "they download packages from or talk to the registry",
+	Subcommands: npmSubcommands,
+	Reason:      "they download packages from or talk to the registry",
 }
 
 // byProgram maps every listed basename to its family.
@@ -324,6 +337,16 @@ func Select(argv0 string, p Program) Selection {
 		}
 	}
 	return s
+}
+
+// All returns every family, in registry order: the registry's own rows,
+// to read, never to modify.
+func All() []*Family {
+	out := make([]*Family, len(registry))
+	for i := range registry {
+		out[i] = &registry[i]
+	}
+	return out
 }
 
 // Names returns every family name, in registry order.

@@ -247,8 +247,12 @@ func logSandbox(log *slog.Logger, cfg *config.Config, l *sandbox.Launcher) {
 	attrs := []any{"sandbox", l.Mode(), "requested", cfg.SandboxMode}
 	switch {
 	case l.Confined():
-		log.Info("sandbox: every stage runs confined by Landlock", append(attrs, "landlock_abi", l.ABI(),
-			"network", cfg.Sandbox.Network, "cache_dir", l.CacheDir())...)
+		ro, whyNot := l.ReadOnlyMounts()
+		attrs = append(attrs, "landlock_abi", l.ABI(), "network", cfg.Sandbox.Network, "seccomp", l.Filtered(), "read_only_mounts", ro)
+		if !ro {
+			attrs = append(attrs, "read_only_mounts_why_not", whyNot+": stages can change timestamps and modes of files this user owns outside the writable trees")
+		}
+		log.Info("sandbox: every stage runs confined by Landlock in a domain of its own", append(attrs, "cache_dir", l.CacheDir())...)
 	case !sandbox.KernelSandbox && l.Mode() == sandbox.ModeLimits:
 		log.Warn("sandbox: the kernel sandbox is not available on this platform (only limits apply)", append(attrs, "reason", l.Fallback())...)
 	case !sandbox.KernelSandbox:

@@ -31,6 +31,7 @@ func (p *Policy) stage(w stageWords, c callContext) (plan.Stage, error) {
 	if sel.Family != nil {
 		st.Family = sel.Family.Name
 	}
+	st.Subcommands = sel.Family.Subcommands(argv)
 	st.Env, st.Confinement = p.stageEnv(st, sel.Family, c)
 	ctx := p.recognizerContext(c, st, sel)
 	ctx.Outputs = &st.Outputs
@@ -61,7 +62,7 @@ func (p *Policy) program(name string, at int, c callContext) (plan.Program, erro
 	if err != nil {
 		return prog, err
 	}
-	if err := p.checkLocation(name, at, prog, c.dir); err != nil {
+	if err := p.checkLocation(name, at, prog, c); err != nil {
 		return prog, err
 	}
 	if err := checkTargets(name, at, prog.Resolution); err != nil {
@@ -86,7 +87,8 @@ func (p *Policy) stageEnv(st plan.Stage, fam *argvrules.Family, c callContext) (
 	if p.cfg.Sandbox == nil {
 		return env, plan.Confinement{Mode: sandbox.ModeOff}
 	}
-	conf, add := p.cfg.Sandbox.Stage(sandbox.StageRequest{Argv: st.Argv, Family: fam, Program: st.Program.Resolution, Env: env, TempDir: c.tempDir})
+	conf, add := p.cfg.Sandbox.Stage(sandbox.StageRequest{Argv: st.Argv, Family: fam, Program: st.Program.Resolution, Env: env,
+		TempDir: c.tempDir, Subcommands: st.Subcommands})
 	return childenv.Overlay(env, add), conf
 }
 

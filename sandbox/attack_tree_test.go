@@ -31,3 +31,37 @@ func TestAttackWriteTreeSwappedForSymlink(t *testing.T) {
 		t.Fatalf("a real directory: %v", err)
 	}
 }
+
+// TestAttackNestedAllowedDirectorySwapped: with nested allowed
+// directories (nest and nest/a/src), a stage renamed nest/a and put a
+// symlink to an outside directory in its place, so that the next ruleset,
+// built from the path nest/a/src, granted writes outside. Rulesets are
+// built from the descriptors opened when the launcher started, so the
+// grant stays on the directory it was (now nest/b/src) and the write
+// through the symlink fails.
+func TestAttackNestedAllowedDirectorySwapped(t *testing.T) {
+	requireLandlock(t)
+	requirePrograms(t, "sh")
+	nest, outside := t.TempDir(), t.TempDir()
+	src := filepath.Join(nest, "a", "src")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(outside, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	l := newLauncher(t, Config{Mode: ModeLandlock, WriteDirs: []string{nest, src}, Limits: DefaultLimits(), Exec: shAny})
+	if err := os.Rename(filepath.Join(nest, "a"), filepath.Join(nest, "b")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(nest, "a")); err != nil {
+		t.Fatal(err)
+	}
+	o := call{l: l, dir: filepath.Join(nest, "b")}.run(t, "sh", "-c", "echo x > "+filepath.Join(src, "pwned"))
+	if _, err := os.Stat(filepath.Join(outside, "src", "pwned")); err == nil {
+		t.Errorf("the write through the swapped path landed outside: %v", o)
+	}
+	if o := (call{l: l, dir: filepath.Join(nest, "b")}).run(t, "sh", "-c", "echo x > src/ok"); o.exit != 0 {
+		t.Errorf("the renamed tree is no longer writable: %v", o)
+	}
+}

@@ -1,27 +1,37 @@
 //go:build linux
 
-// The seccomp socket filter: Linux only (ruleset_other.go elsewhere).
+// The seccomp filter of every stage: Linux only (ruleset_other.go elsewhere).
 
 package sandbox
 
 import (
 	"fmt"
 	"runtime"
+	"slices"
+	"strconv"
 	"sync"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
 
-// Landlock (up to ABI 11) controls bind(2) and connect(2) of plain TCP
-// sockets only: an IPPROTO_MPTCP or IPPROTO_SCTP socket, or a raw socket
-// (root has CAP_NET_RAW), reaches the network unchecked. When the network
-// is denied the launcher therefore also installs a seccomp filter that
-// lets socket(2) create AF_INET/AF_INET6 sockets only as SOCK_STREAM or
-// SOCK_DGRAM with protocol 0, IPPROTO_TCP or IPPROTO_UDP, and refuses the
-// rest with EACCES. (UDP itself is only controlled from ABI 10 on.)
-// Below ABI 9 it also refuses socket(AF_UNIX): Landlock does not yet
-// restrict connecting to pathname UNIX sockets there.
+// Every confined stage runs under a seccomp allowlist (stageSyscalls):
+// the calls its work needs, with clone checked for namespace flags,
+// personality for its value, clone3 and io_uring answered ENOSYS, and
+// socket(2) and socketpair(2) checked by family. Landlock (up to ABI 11)
+// controls bind(2) and connect(2) of plain TCP sockets only: an
+// IPPROTO_MPTCP or IPPROTO_SCTP socket, a raw or packet socket, UDP
+// before ABI 10, TCP Fast Open (sendto with MSG_FASTOPEN connects
+// without connect(2)) and io_uring's sockets reach the network
+// unchecked. So a stage without the network may create no socket but
+// socketpair(AF_UNIX) and, from ABI 9 (where Landlock restricts
+// connecting to pathname UNIX sockets), AF_UNIX sockets; a stage with the
+// network may also create AF_INET/AF_INET6 sockets of type SOCK_STREAM
+// or SOCK_DGRAM with protocol 0, IPPROTO_TCP or IPPROTO_UDP, and
+// AF_NETLINK NETLINK_ROUTE sockets (glibc's getaddrinfo asks the kernel
+// for the host's addresses through one; changing routes needs
+// CAP_NET_ADMIN, which no stage has). Every other socket is refused with
+// EACCES, every call not listed with EPERM.
 
 // auditArch maps GOARCH to the seccomp_data.arch value of its native
 // system call ABI (linux/audit.h). Only little-endian 64-bit
@@ -42,7 +52,7 @@ const x32Bit = 0x40000000
 const (
 	offNr   = 0
 	offArch = 4
-	offArg0 = 16 // domain
+	offArg0 = 16 // socket: domain; clone: flags; personality: persona
 	offArg1 = 24 // type
 	offArg2 = 32 // protocol
 )
@@ -50,58 +60,127 @@ const (
 // sockTypeMask drops SOCK_NONBLOCK and SOCK_CLOEXEC from the type.
 const sockTypeMask = 0xf
 
-// socketFilter returns the BPF program, or an error on an architecture
-// without an entry in auditArch. denyUnix also refuses socket(AF_UNIX):
-// before Landlock ABI 9 a pathname UNIX socket anywhere (for example
-// /run/docker.sock) can be connected to, since path lookup needs no
-// Landlock right. socketpair(2) stays allowed.
-func socketFilter(denyUnix bool) ([]unix.SockFilter, error) {
+// netlinkRoute is NETLINK_ROUTE (linux/netlink.h).
+const netlinkRoute = 0
+
+// filterKind selects a stage's filter: whether it may use the network
+// and whether it may create AF_UNIX sockets.
+type filterKind struct {
+	network, unixSockets bool
+}
+
+// syscallFilter returns the stage allowlist as a BPF program, or an
+// error on an architecture without an entry in auditArch.
+func syscallFilter(k filterKind) ([]unix.SockFilter, error) {
 	arch, ok := auditArch[runtime.GOARCH]
 	if !ok {
-		return nil, fmt.Errorf("no seccomp socket filter for %s: set MCP_SHELL_SANDBOX_NETWORK=allow or MCP_SHELL_SANDBOX_BEST_EFFORT=1", runtime.GOARCH)
+		return nil, fmt.Errorf("no seccomp filter for %s: set MCP_SHELL_SANDBOX_BEST_EFFORT=1 to run without one", runtime.GOARCH)
 	}
 	var a bpfAsm
 	a.ld(offArch)
-	a.jeq(arch, "native", "")
-	a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)) // foreign ABI (i386 compat): refused
+	a.branch(unix.BPF_JEQ, arch, "native", "enosys") // a foreign ABI (i386 compat) is refused
 	a.label("native")
 	a.ld(offNr)
-	a.jge(x32Bit, "deny", "")
-	a.jeq(unix.SYS_SOCKET, "", "allow")
-	a.ld(offArg0)
-	if denyUnix {
-		a.jeq(unix.AF_UNIX, "deny", "")
+	a.branch(unix.BPF_JGE, x32Bit, "deny", "special")
+	a.label("special")
+	for _, nr := range enosysSyscalls {
+		a.branch(unix.BPF_JEQ, uint32(nr), "enosys", "")
 	}
-	a.jeq(unix.AF_INET, "inet", "")
-	a.jeq(unix.AF_INET6, "inet", "allow")
-	a.label("inet")
-	a.ld(offArg2)
-	a.jeq(0, "type", "")
-	a.jeq(unix.IPPROTO_TCP, "type", "")
-	a.jeq(unix.IPPROTO_UDP, "type", "deny")
-	a.label("type")
-	a.ld(offArg1)
-	a.and(sockTypeMask)
-	a.jeq(unix.SOCK_STREAM, "allow", "")
-	a.jeq(unix.SOCK_DGRAM, "allow", "deny")
+	a.branch(unix.BPF_JEQ, unix.SYS_SOCKET, "socket", "")
+	a.branch(unix.BPF_JEQ, unix.SYS_SOCKETPAIR, "socketpair", "")
+	a.branch(unix.BPF_JEQ, unix.SYS_CLONE, "clone", "")
+	a.branch(unix.BPF_JEQ, unix.SYS_PERSONALITY, "personality", "")
+	a.ranges(allowedRanges(), "allow", "deny")
+
+	a.label("socket")
+	a.ld(offArg0)
+	if k.unixSockets {
+		a.branch(unix.BPF_JEQ, unix.AF_UNIX, "allow", "")
+	}
+	if k.network {
+		a.branch(unix.BPF_JEQ, unix.AF_INET, "inet", "")
+		a.branch(unix.BPF_JEQ, unix.AF_INET6, "inet", "")
+		a.branch(unix.BPF_JEQ, unix.AF_NETLINK, "netlink", "")
+	}
+	a.jumpTo("eacces")
+	if k.network {
+		a.label("inet")
+		a.ld(offArg2)
+		a.branch(unix.BPF_JEQ, 0, "inet-type", "")
+		a.branch(unix.BPF_JEQ, unix.IPPROTO_TCP, "inet-type", "")
+		a.branch(unix.BPF_JEQ, unix.IPPROTO_UDP, "inet-type", "eacces")
+		a.label("inet-type")
+		a.ld(offArg1)
+		a.and(sockTypeMask)
+		a.branch(unix.BPF_JEQ, unix.SOCK_STREAM, "allow", "")
+		a.branch(unix.BPF_JEQ, unix.SOCK_DGRAM, "allow", "eacces")
+		a.label("netlink")
+		a.ld(offArg2)
+		a.branch(unix.BPF_JEQ, netlinkRoute, "allow", "eacces")
+	}
+	a.label("socketpair")
+	a.ld(offArg0)
+	a.branch(unix.BPF_JEQ, unix.AF_UNIX, "allow", "eacces")
+	a.label("clone")
+	a.ld(offArg0)
+	a.and(namespaceFlags)
+	a.branch(unix.BPF_JEQ, 0, "allow", "deny")
+	a.label("personality")
+	a.ld(offArg0)
+	for _, p := range personalities {
+		a.branch(unix.BPF_JEQ, p, "allow", "")
+	}
+	a.jumpTo("deny")
+
 	a.label("allow")
 	a.ret(unix.SECCOMP_RET_ALLOW)
 	a.label("deny")
+	a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM))
+	a.label("eacces")
 	a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES))
+	a.label("enosys")
+	a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS))
 	return a.assemble()
 }
 
-// bpfAsm assembles a classic BPF program with forward jumps to labels
-// ("" means the next instruction).
+// nrRange is an inclusive range of allowed system call numbers.
+type nrRange struct{ lo, hi uint32 }
+
+// allowedRanges merges stageSyscalls into sorted, disjoint ranges.
+func allowedRanges() []nrRange {
+	var nrs []uint32
+	for _, g := range stageSyscalls {
+		for _, nr := range g.nrs {
+			nrs = append(nrs, uint32(nr))
+		}
+	}
+	slices.Sort(nrs)
+	nrs = slices.Compact(nrs)
+	var out []nrRange
+	for _, n := range nrs {
+		if k := len(out); k > 0 && out[k-1].hi+1 == n {
+			out[k-1].hi = n
+			continue
+		}
+		out = append(out, nrRange{n, n})
+	}
+	return out
+}
+
+// bpfAsm assembles a classic BPF program whose jumps go to labels ("" is
+// the next instruction). Conditional jumps reach only the next two
+// instructions; branch pairs them with unconditional jumps (BPF_JA,
+// 32-bit offsets), so a label may be anywhere ahead.
 type bpfAsm struct {
 	prog   []unix.SockFilter
-	jumps  []bpfJump
+	jumps  []bpfJump // unconditional jumps to resolve
 	labels map[string]int
+	anon   int
 }
 
 type bpfJump struct {
-	at     int
-	jt, jf string
+	at int
+	to string
 }
 
 func (a *bpfAsm) emit(f unix.SockFilter) { a.prog = append(a.prog, f) }
@@ -116,13 +195,56 @@ func (a *bpfAsm) and(k uint32) {
 
 func (a *bpfAsm) ret(k uint32) { a.emit(unix.SockFilter{Code: unix.BPF_RET | unix.BPF_K, K: k}) }
 
-func (a *bpfAsm) jeq(k uint32, jt, jf string) { a.jump(unix.BPF_JEQ, k, jt, jf) }
+// jumpTo jumps to label unconditionally.
+func (a *bpfAsm) jumpTo(label string) {
+	a.jumps = append(a.jumps, bpfJump{at: len(a.prog), to: label})
+	a.emit(unix.SockFilter{Code: unix.BPF_JMP | unix.BPF_JA})
+}
 
-func (a *bpfAsm) jge(k uint32, jt, jf string) { a.jump(unix.BPF_JGE, k, jt, jf) }
+// branch compares the accumulator with k (op: BPF_JEQ, BPF_JGE) and goes
+// to yes when it holds, else to no ("" for either: the instruction after
+// the branch).
+func (a *bpfAsm) branch(op uint16, k uint32, yes, no string) {
+	next := a.fresh()
+	if yes == "" {
+		yes = next
+	}
+	if no == "" {
+		no = next
+	}
+	a.emit(unix.SockFilter{Code: unix.BPF_JMP | op | unix.BPF_K, K: k, Jt: 0, Jf: 1})
+	a.jumpTo(yes)
+	a.jumpTo(no)
+	a.label(next)
+}
 
-func (a *bpfAsm) jump(op uint16, k uint32, jt, jf string) {
-	a.jumps = append(a.jumps, bpfJump{at: len(a.prog), jt: jt, jf: jf})
-	a.emit(unix.SockFilter{Code: unix.BPF_JMP | op | unix.BPF_K, K: k})
+// ranges goes to in when the accumulator lies in one of rs (sorted,
+// disjoint), else to out, by binary search: about log2(len(rs))
+// comparisons per system call.
+func (a *bpfAsm) ranges(rs []nrRange, in, out string) {
+	if len(rs) == 0 {
+		a.jumpTo(out)
+		return
+	}
+	if len(rs) == 1 {
+		above := a.fresh()
+		a.branch(unix.BPF_JGE, rs[0].lo, above, out)
+		a.label(above)
+		a.branch(unix.BPF_JGE, rs[0].hi+1, out, in)
+		return
+	}
+	mid := len(rs) / 2
+	upper := a.fresh()
+	a.branch(unix.BPF_JGE, rs[mid].lo, upper, "")
+	a.ranges(rs[:mid], in, out)
+	a.label(upper)
+	a.ranges(rs[mid:], in, out)
+}
+
+// fresh returns a label name no caller uses.
+func (a *bpfAsm) fresh() string {
+	a.anon++
+	return "." + strconv.Itoa(a.anon)
 }
 
 func (a *bpfAsm) label(name string) {
@@ -132,53 +254,49 @@ func (a *bpfAsm) label(name string) {
 	a.labels[name] = len(a.prog)
 }
 
-// assemble resolves the jump offsets (instructions skipped, forward only,
-// at most 255).
+// assemble resolves the unconditional jumps (forward only).
 func (a *bpfAsm) assemble() ([]unix.SockFilter, error) {
-	off := func(at int, name string) (uint8, error) {
-		if name == "" {
-			return 0, nil
-		}
-		to, ok := a.labels[name]
-		if !ok || to <= at || to-at-1 > 255 {
-			return 0, fmt.Errorf("bpf: bad jump from %d to %q", at, name)
-		}
-		return uint8(to - at - 1), nil
-	}
 	for _, j := range a.jumps {
-		var err error
-		if a.prog[j.at].Jt, err = off(j.at, j.jt); err != nil {
-			return nil, err
+		to, ok := a.labels[j.to]
+		if !ok || to <= j.at {
+			return nil, fmt.Errorf("bpf: bad jump from %d to %q", j.at, j.to)
 		}
-		if a.prog[j.at].Jf, err = off(j.at, j.jf); err != nil {
-			return nil, err
-		}
+		a.prog[j.at].K = uint32(to - j.at - 1)
+	}
+	if len(a.prog) > unix.BPF_MAXINSNS {
+		return nil, fmt.Errorf("bpf: %d instructions, more than %d", len(a.prog), unix.BPF_MAXINSNS)
 	}
 	return a.prog, nil
 }
 
-// filterAvailable reports whether this architecture has the socket
-// filter (Probe refuses a missing one unless BestEffort or the network
-// is allowed to every stage).
+// filterAvailable reports whether this architecture has the seccomp
+// filter (Probe refuses a missing one unless BestEffort).
 func filterAvailable() bool {
-	_, err := socketFilter(false)
+	_, err := syscallFilter(filterKind{})
 	return err == nil
 }
 
-// filters are the two socket filters, assembled once.
-var filters = [2]func() ([]unix.SockFilter, error){
-	sync.OnceValues(func() ([]unix.SockFilter, error) { return socketFilter(false) }),
-	sync.OnceValues(func() ([]unix.SockFilter, error) { return socketFilter(true) }),
+// filters are the stage filters, assembled once per kind.
+var filters sync.Map // filterKind → []unix.SockFilter
+
+// stageFilter returns the filter of kind k.
+func stageFilter(k filterKind) ([]unix.SockFilter, error) {
+	if f, ok := filters.Load(k); ok {
+		return f.([]unix.SockFilter), nil
+	}
+	prog, err := syscallFilter(k)
+	if err != nil {
+		return nil, err
+	}
+	filters.Store(k, prog)
+	return prog, nil
 }
 
-// installSocketFilter installs socketFilter(denyUnix) on the calling thread (which
-// then execs; the filter survives execve). no_new_privs must be set.
-func installSocketFilter(denyUnix bool) error {
-	i := 0
-	if denyUnix {
-		i = 1
-	}
-	prog, err := filters[i]()
+// installFilter installs the filter of kind k on the calling thread
+// (which then execs; the filter survives execve). no_new_privs must be
+// set.
+func installFilter(k filterKind) error {
+	prog, err := stageFilter(k)
 	if err != nil {
 		return err
 	}
