@@ -22,10 +22,10 @@ import (
 // its tracer, makes it execute landlock_restrict_self on a scoping
 // ruleset (scopeRuleset: signals and abstract UNIX sockets scoped, ptrace
 // limited to its own domain as every nested domain is), close that
-// ruleset, and install its seccomp filter, by placing each system call
-// instruction at the program counter and single-stepping it (the way
+// ruleset, and install its seccomp filter, by placing those system calls
+// and a breakpoint at the program counter and resuming it (the way
 // debuggers call functions in a stopped process), then restores the
-// instruction and the registers. The tracee is stopped and
+// instructions and the registers. The tracee is stopped and
 // single-threaded throughout, and the calls are its own, so each one
 // applies to the stage and everything it starts.
 
@@ -36,74 +36,76 @@ const injectSupported = true
 
 // confineFromInside makes the stopped tracee pid enter its own nested
 // Landlock domain with the scoping ruleset it holds as descriptor scopeFD
-// (-1: none) and install filter (nil: none).
+// (-1: none) and install filter (nil: none). The system calls run as one
+// short instruction sequence placed at the program counter (archStub),
+// which ends in a breakpoint: one resume and one stop, whatever their
+// number. Each call's result lands in a register of its own.
 func confineFromInside(pid, scopeFD int, filter []unix.SockFilter) error {
 	orig, err := getRegs(pid)
 	if err != nil {
 		return fail("confine", "reading the registers of the new stage: %w", err)
 	}
-	pc := orig.pc()
-	var saved [8]byte
-	if _, err := unix.PtracePeekText(pid, pc, saved[:]); err != nil {
-		return fail("confine", "reading the new stage's first instruction: %w", err)
-	}
-	patched := saved
-	copy(patched[:], syscallInsn)
-	if _, err := unix.PtracePokeText(pid, pc, patched[:]); err != nil {
-		return fail("confine", "placing a system call in the new stage: %w", err)
-	}
-	defer func() {
-		unix.PtracePokeText(pid, pc, saved[:])
-		setRegs(pid, &orig)
-	}()
+	var calls []stubCall
 	if scopeFD >= 0 {
-		if _, err := inject(pid, orig, unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(scopeFD), 0); err != nil {
-			return fail("landlock", "landlock_restrict_self in the new stage: %w", err)
-		}
-		if _, err := inject(pid, orig, unix.SYS_CLOSE, uintptr(scopeFD)); err != nil {
-			return fail("landlock", "closing the scoping ruleset in the new stage: %w", err)
-		}
+		calls = append(calls,
+			stubCall{"landlock", "landlock_restrict_self", unix.SYS_LANDLOCK_RESTRICT_SELF, []uintptr{uintptr(scopeFD), 0}},
+			stubCall{"landlock", "closing the scoping ruleset", unix.SYS_CLOSE, []uintptr{uintptr(scopeFD)}})
 	}
-	if filter == nil {
+	if filter != nil {
+		addr, err := writeFilter(pid, orig.sp(), filter)
+		if err != nil {
+			return fail("seccomp", "writing the filter into the new stage: %w", err)
+		}
+		calls = append(calls, stubCall{"seccomp", "seccomp(SECCOMP_SET_MODE_FILTER)", unix.SYS_SECCOMP, []uintptr{unix.SECCOMP_SET_MODE_FILTER, 0, addr}})
+	}
+	if len(calls) == 0 {
 		return nil
 	}
-	addr, err := writeFilter(pid, orig.sp(), filter)
-	if err != nil {
-		return fail("seccomp", "writing the filter into the new stage: %w", err)
+	code := archStub(calls)
+	pc := orig.pc()
+	saved := make([]byte, (len(code)+7)&^7)
+	if _, err := unix.PtracePeekText(pid, pc, saved); err != nil {
+		return fail("confine", "reading the new stage's first instructions: %w", err)
 	}
-	if _, err := inject(pid, orig, unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, addr); err != nil {
-		return fail("seccomp", "seccomp(SECCOMP_SET_MODE_FILTER) in the new stage: %w", err)
+	patched := append(code, saved[len(code):]...)
+	if _, err := unix.PtracePokeText(pid, pc, patched); err != nil {
+		return fail("confine", "placing the confining calls in the new stage: %w", err)
+	}
+	defer func() {
+		unix.PtracePokeText(pid, pc, saved)
+		setRegs(pid, &orig)
+	}()
+	r := orig
+	r.prepareStub()
+	if err := setRegs(pid, &r); err != nil {
+		return fail("confine", "setting the registers of the new stage: %w", err)
+	}
+	if err := unix.PtraceCont(pid, 0); err != nil {
+		return fail("confine", "resuming the new stage: %w", err)
+	}
+	if err := waitTrap(pid); err != nil {
+		return fail("confine", "%w", err)
+	}
+	if err := getRegsInto(pid, &r); err != nil {
+		return fail("confine", "reading the results in the new stage: %w", err)
+	}
+	for i, c := range calls {
+		if e := int64(r.stubResult(i)); e < 0 && e > -4096 {
+			return fail(c.step, "%s in the new stage: %w", c.what, unix.Errno(-e))
+		}
 	}
 	return nil
 }
 
-// inject makes the stopped tracee execute system call nr with args at its
-// program counter (where confineFromInside placed the instruction) and
-// returns the result.
-func inject(pid int, orig archRegs, nr uintptr, args ...uintptr) (uintptr, error) {
-	r := orig
-	r.setSyscall(nr, args...)
-	if err := setRegs(pid, &r); err != nil {
-		return 0, err
-	}
-	if err := unix.PtraceSingleStep(pid); err != nil {
-		return 0, err
-	}
-	if err := waitTrap(pid); err != nil {
-		return 0, err
-	}
-	if err := getRegsInto(pid, &r); err != nil {
-		return 0, err
-	}
-	ret := r.ret()
-	if e := int64(ret); e < 0 && e > -4096 {
-		return 0, unix.Errno(-e)
-	}
-	return ret, nil
+// stubCall is one system call of a confining sequence.
+type stubCall struct {
+	step, what string
+	nr         uintptr
+	args       []uintptr
 }
 
-// waitTrap waits for the tracee's stop after a single step (SIGTRAP);
-// any other stop or its death is an error.
+// waitTrap waits for the tracee's stop at the sequence's breakpoint
+// (SIGTRAP); any other stop or its death is an error.
 func waitTrap(pid int) error {
 	var info unix.Siginfo
 	for {
@@ -118,7 +120,7 @@ func waitTrap(pid int) error {
 	}
 	status := siginfoStatus(&info)
 	if info.Code != cldTrapped || status != int32(unix.SIGTRAP) {
-		return fmt.Errorf("the new stage stopped with code %d, status %d instead of its single step", info.Code, status)
+		return fmt.Errorf("the new stage stopped with code %d, status %d instead of at the breakpoint", info.Code, status)
 	}
 	return nil
 }

@@ -69,8 +69,20 @@ type filterKind struct {
 	network, unixSockets bool
 }
 
+// Return values of the filter.
+const (
+	retAllow  = unix.SECCOMP_RET_ALLOW
+	retDeny   = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
+	retEACCES = unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES)
+	retENOSYS = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
+)
+
 // syscallFilter returns the stage allowlist as a BPF program, or an
-// error on an architecture without an entry in auditArch.
+// error on an architecture without an entry in auditArch. Its layout
+// keeps every jump short and every answer next to its test: the kernel
+// converts and compiles the program and precomputes its answer for every
+// system call each time a stage installs it, so its length is part of
+// every stage's start.
 func syscallFilter(k filterKind) ([]unix.SockFilter, error) {
 	arch, ok := auditArch[runtime.GOARCH]
 	if !ok {
@@ -78,68 +90,76 @@ func syscallFilter(k filterKind) ([]unix.SockFilter, error) {
 	}
 	var a bpfAsm
 	a.ld(offArch)
-	a.branch(unix.BPF_JEQ, arch, "native", "enosys") // a foreign ABI (i386 compat) is refused
+	a.jump(unix.BPF_JEQ, arch, "native", "")
+	a.ret(retENOSYS) // a foreign ABI (i386 compat) is refused
 	a.label("native")
 	a.ld(offNr)
-	a.branch(unix.BPF_JGE, x32Bit, "deny", "special")
+	a.jump(unix.BPF_JGE, x32Bit, "", "special")
+	a.ret(retDeny)
 	a.label("special")
 	for _, nr := range enosysSyscalls {
-		a.branch(unix.BPF_JEQ, uint32(nr), "enosys", "")
+		a.jump(unix.BPF_JEQ, uint32(nr), "enosys", "")
 	}
-	a.branch(unix.BPF_JEQ, unix.SYS_SOCKET, "socket", "")
-	a.branch(unix.BPF_JEQ, unix.SYS_SOCKETPAIR, "socketpair", "")
-	a.branch(unix.BPF_JEQ, unix.SYS_CLONE, "clone", "")
-	a.branch(unix.BPF_JEQ, unix.SYS_PERSONALITY, "personality", "")
-	a.ranges(allowedRanges(), "allow", "deny")
+	a.jump(unix.BPF_JEQ, unix.SYS_SOCKET, "socket", "")
+	a.jump(unix.BPF_JEQ, unix.SYS_SOCKETPAIR, "socketpair", "")
+	a.jump(unix.BPF_JEQ, unix.SYS_CLONE, "clone", "")
+	a.jump(unix.BPF_JEQ, unix.SYS_PERSONALITY, "personality", "")
+	a.ranges(allowedRanges())
 
+	a.label("enosys")
+	a.ret(retENOSYS)
 	a.label("socket")
 	a.ld(offArg0)
 	if k.unixSockets {
-		a.branch(unix.BPF_JEQ, unix.AF_UNIX, "allow", "")
+		a.jump(unix.BPF_JEQ, unix.AF_UNIX, "socket-allow", "")
 	}
 	if k.network {
-		a.branch(unix.BPF_JEQ, unix.AF_INET, "inet", "")
-		a.branch(unix.BPF_JEQ, unix.AF_INET6, "inet", "")
-		a.branch(unix.BPF_JEQ, unix.AF_NETLINK, "netlink", "")
+		a.jump(unix.BPF_JEQ, unix.AF_INET, "inet", "")
+		a.jump(unix.BPF_JEQ, unix.AF_INET6, "inet", "")
+		a.jump(unix.BPF_JEQ, unix.AF_NETLINK, "netlink", "")
 	}
-	a.jumpTo("eacces")
+	a.label("socket-eacces")
+	a.ret(retEACCES)
 	if k.network {
 		a.label("inet")
 		a.ld(offArg2)
-		a.branch(unix.BPF_JEQ, 0, "inet-type", "")
-		a.branch(unix.BPF_JEQ, unix.IPPROTO_TCP, "inet-type", "")
-		a.branch(unix.BPF_JEQ, unix.IPPROTO_UDP, "inet-type", "eacces")
+		a.jump(unix.BPF_JEQ, 0, "inet-type", "")
+		a.jump(unix.BPF_JEQ, unix.IPPROTO_TCP, "inet-type", "")
+		a.jump(unix.BPF_JEQ, unix.IPPROTO_UDP, "inet-type", "socket-eacces2")
 		a.label("inet-type")
 		a.ld(offArg1)
 		a.and(sockTypeMask)
-		a.branch(unix.BPF_JEQ, unix.SOCK_STREAM, "allow", "")
-		a.branch(unix.BPF_JEQ, unix.SOCK_DGRAM, "allow", "eacces")
+		a.jump(unix.BPF_JEQ, unix.SOCK_STREAM, "socket-allow", "")
+		a.jump(unix.BPF_JEQ, unix.SOCK_DGRAM, "socket-allow", "socket-eacces2")
 		a.label("netlink")
 		a.ld(offArg2)
-		a.branch(unix.BPF_JEQ, netlinkRoute, "allow", "eacces")
+		a.jump(unix.BPF_JEQ, netlinkRoute, "socket-allow", "socket-eacces2")
+		a.label("socket-eacces2")
+		a.ret(retEACCES)
 	}
+	a.label("socket-allow")
+	a.ret(retAllow)
 	a.label("socketpair")
 	a.ld(offArg0)
-	a.branch(unix.BPF_JEQ, unix.AF_UNIX, "allow", "eacces")
+	a.jump(unix.BPF_JEQ, unix.AF_UNIX, "", "socketpair-eacces")
+	a.ret(retAllow)
+	a.label("socketpair-eacces")
+	a.ret(retEACCES)
 	a.label("clone")
 	a.ld(offArg0)
 	a.and(namespaceFlags)
-	a.branch(unix.BPF_JEQ, 0, "allow", "deny")
+	a.jump(unix.BPF_JEQ, 0, "", "clone-deny")
+	a.ret(retAllow)
+	a.label("clone-deny")
+	a.ret(retDeny)
 	a.label("personality")
 	a.ld(offArg0)
 	for _, p := range personalities {
-		a.branch(unix.BPF_JEQ, p, "allow", "")
+		a.jump(unix.BPF_JEQ, p, "personality-allow", "")
 	}
-	a.jumpTo("deny")
-
-	a.label("allow")
-	a.ret(unix.SECCOMP_RET_ALLOW)
-	a.label("deny")
-	a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM))
-	a.label("eacces")
-	a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES))
-	a.label("enosys")
-	a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS))
+	a.ret(retDeny)
+	a.label("personality-allow")
+	a.ret(retAllow)
 	return a.assemble()
 }
 
@@ -167,20 +187,19 @@ func allowedRanges() []nrRange {
 	return out
 }
 
-// bpfAsm assembles a classic BPF program whose jumps go to labels ("" is
-// the next instruction). Conditional jumps reach only the next two
-// instructions; branch pairs them with unconditional jumps (BPF_JA,
-// 32-bit offsets), so a label may be anywhere ahead.
+// bpfAsm assembles a classic BPF program whose conditional jumps go
+// forward to labels ("" is the next instruction), at most 255
+// instructions ahead.
 type bpfAsm struct {
 	prog   []unix.SockFilter
-	jumps  []bpfJump // unconditional jumps to resolve
+	jumps  []bpfJump
 	labels map[string]int
 	anon   int
 }
 
 type bpfJump struct {
-	at int
-	to string
+	at     int
+	jt, jf string
 }
 
 func (a *bpfAsm) emit(f unix.SockFilter) { a.prog = append(a.prog, f) }
@@ -195,50 +214,33 @@ func (a *bpfAsm) and(k uint32) {
 
 func (a *bpfAsm) ret(k uint32) { a.emit(unix.SockFilter{Code: unix.BPF_RET | unix.BPF_K, K: k}) }
 
-// jumpTo jumps to label unconditionally.
-func (a *bpfAsm) jumpTo(label string) {
-	a.jumps = append(a.jumps, bpfJump{at: len(a.prog), to: label})
-	a.emit(unix.SockFilter{Code: unix.BPF_JMP | unix.BPF_JA})
+// jump compares the accumulator with k (op: BPF_JEQ, BPF_JGE) and goes
+// to jt when it holds, else to jf.
+func (a *bpfAsm) jump(op uint16, k uint32, jt, jf string) {
+	a.jumps = append(a.jumps, bpfJump{at: len(a.prog), jt: jt, jf: jf})
+	a.emit(unix.SockFilter{Code: unix.BPF_JMP | op | unix.BPF_K, K: k})
 }
 
-// branch compares the accumulator with k (op: BPF_JEQ, BPF_JGE) and goes
-// to yes when it holds, else to no ("" for either: the instruction after
-// the branch).
-func (a *bpfAsm) branch(op uint16, k uint32, yes, no string) {
-	next := a.fresh()
-	if yes == "" {
-		yes = next
-	}
-	if no == "" {
-		no = next
-	}
-	a.emit(unix.SockFilter{Code: unix.BPF_JMP | op | unix.BPF_K, K: k, Jt: 0, Jf: 1})
-	a.jumpTo(yes)
-	a.jumpTo(no)
-	a.label(next)
-}
-
-// ranges goes to in when the accumulator lies in one of rs (sorted,
-// disjoint), else to out, by binary search: about log2(len(rs))
+// ranges answers for the system call number in the accumulator: allowed
+// when it lies in one of rs (sorted, disjoint), EPERM otherwise, by
+// binary search, each leaf with its own answers: about log2(len(rs))
 // comparisons per system call.
-func (a *bpfAsm) ranges(rs []nrRange, in, out string) {
-	if len(rs) == 0 {
-		a.jumpTo(out)
-		return
-	}
+func (a *bpfAsm) ranges(rs []nrRange) {
 	if len(rs) == 1 {
-		above := a.fresh()
-		a.branch(unix.BPF_JGE, rs[0].lo, above, out)
-		a.label(above)
-		a.branch(unix.BPF_JGE, rs[0].hi+1, out, in)
+		deny := a.fresh()
+		a.jump(unix.BPF_JGE, rs[0].lo, "", deny)
+		a.jump(unix.BPF_JGE, rs[0].hi+1, deny, "")
+		a.ret(retAllow)
+		a.label(deny)
+		a.ret(retDeny)
 		return
 	}
 	mid := len(rs) / 2
 	upper := a.fresh()
-	a.branch(unix.BPF_JGE, rs[mid].lo, upper, "")
-	a.ranges(rs[:mid], in, out)
+	a.jump(unix.BPF_JGE, rs[mid].lo, upper, "")
+	a.ranges(rs[:mid])
 	a.label(upper)
-	a.ranges(rs[mid:], in, out)
+	a.ranges(rs[mid:])
 }
 
 // fresh returns a label name no caller uses.
@@ -254,14 +256,27 @@ func (a *bpfAsm) label(name string) {
 	a.labels[name] = len(a.prog)
 }
 
-// assemble resolves the unconditional jumps (forward only).
+// assemble resolves the jump offsets (instructions skipped, forward
+// only, at most 255).
 func (a *bpfAsm) assemble() ([]unix.SockFilter, error) {
-	for _, j := range a.jumps {
-		to, ok := a.labels[j.to]
-		if !ok || to <= j.at {
-			return nil, fmt.Errorf("bpf: bad jump from %d to %q", j.at, j.to)
+	off := func(at int, name string) (uint8, error) {
+		if name == "" {
+			return 0, nil
 		}
-		a.prog[j.at].K = uint32(to - j.at - 1)
+		to, ok := a.labels[name]
+		if !ok || to <= at || to-at-1 > 255 {
+			return 0, fmt.Errorf("bpf: bad jump from %d to %q", at, name)
+		}
+		return uint8(to - at - 1), nil
+	}
+	for _, j := range a.jumps {
+		var err error
+		if a.prog[j.at].Jt, err = off(j.at, j.jt); err != nil {
+			return nil, err
+		}
+		if a.prog[j.at].Jf, err = off(j.at, j.jf); err != nil {
+			return nil, err
+		}
 	}
 	if len(a.prog) > unix.BPF_MAXINSNS {
 		return nil, fmt.Errorf("bpf: %d instructions, more than %d", len(a.prog), unix.BPF_MAXINSNS)

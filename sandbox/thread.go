@@ -63,7 +63,9 @@ func restrictThread(pl applied) error {
 // confineFromInside), sets its rlimits and lets it run.
 func startRestricted(path string, argv []string, attr *os.ProcAttr, pl applied) (*os.Process, error) {
 	a := *attr
-	if pl.readOnly {
+	if pl.readOnly && attr.Dir != "" {
+		// An empty Dir keeps the thread's working directory, which
+		// unshare moved into the thread's namespace.
 		dir, err := dirInWorld(attr.Dir, pl.dir)
 		if err != nil {
 			return nil, startError(fail("mounts", "%w", err))
