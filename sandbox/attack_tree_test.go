@@ -5,6 +5,7 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -63,5 +64,43 @@ func TestAttackNestedAllowedDirectorySwapped(t *testing.T) {
 	}
 	if o := (call{l: l, dir: filepath.Join(nest, "b")}).run(t, "sh", "-c", "echo x > src/ok"); o.exit != 0 {
 		t.Errorf("the renamed tree is no longer writable: %v", o)
+	}
+}
+
+// TestReadOnlyMounts: where the server may build it (root), a stage sees
+// every mount read-only but its writable trees, so what Landlock does not
+// cover, a file's timestamps and mode, cannot change outside them, by an
+// absolute path or by climbing out of the working directory, while inside
+// they can; under both start methods.
+func TestReadOnlyMounts(t *testing.T) {
+	requireLandlock(t)
+	requirePrograms(t, "sh", "touch", "chmod")
+	if err := probeReadOnlyWorld(); err != nil {
+		t.Skipf("no read-only mounts here: %v", err)
+	}
+	outside := t.TempDir()
+	canary := filepath.Join(outside, "canary")
+	if err := os.WriteFile(canary, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.Stat(canary)
+	for _, m := range methods {
+		t.Run(m.name, func(t *testing.T) {
+			work := t.TempDir()
+			rel, _ := filepath.Rel(work, canary)
+			l := newLauncherMethod(t, Config{Mode: ModeLandlock, WriteDirs: []string{work}, Limits: DefaultLimits(), Exec: shAny}, m.reexec)
+			c := call{l: l, dir: work}
+			for _, script := range []string{"touch -c -d @1 " + canary, "chmod 0666 " + canary, "touch -c -d @1 " + rel} {
+				if o := c.run(t, "sh", "-c", script); o.exit == 0 || !strings.Contains(o.stderr, "Read-only file system") {
+					t.Errorf("%s: %v, want EROFS", script, o)
+				}
+			}
+			if o := c.run(t, "sh", "-c", "touch f && touch -d @1 f && chmod 0600 f"); o.exit != 0 {
+				t.Errorf("metadata inside the writable tree: %v", o)
+			}
+		})
+	}
+	if after, _ := os.Stat(canary); !after.ModTime().Equal(before.ModTime()) || after.Mode() != before.Mode() {
+		t.Errorf("the canary changed: %v %v", after.ModTime(), after.Mode())
 	}
 }

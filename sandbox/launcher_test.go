@@ -40,6 +40,11 @@ func (f fixture) landlock(t *testing.T, network string, reexec bool) call {
 	t.Helper()
 	requireLandlock(t)
 	l := newLauncherMethod(t, Config{Mode: ModeLandlock, WriteDirs: []string{f.work}, Network: network, Limits: DefaultLimits(), Exec: shAny}, reexec)
+	// These tests prove the Landlock layer alone: where the mounts outside
+	// the writable trees are read-only too (a root server), a write there
+	// would fail with EROFS before Landlock is asked. TestReadOnlyMounts
+	// proves that layer.
+	l.readOnly = false
 	return call{l: l, dir: f.work, extra: []string{f.tmp}, env: []string{testPath, "TMPDIR=" + f.tmp}}
 }
 
