@@ -11,7 +11,7 @@ import (
 // Family is one program family: the executables it covers and the
 // recognizer that judges their argv. Rows are data; everything else
 // (FamilyOf, the policy's lookup, the fuzz seeds, the table tests, the
-// "README names every family" test) is derived from the registry.
+// family sections of docs/rules.md) is derived from the registry.
 type Family struct {
 	// Name is the family's name and the prefix of its reason codes
 	// ("tar" → "tar.exec-option").
@@ -114,7 +114,7 @@ var gitCore = []string{"/usr/lib/git-core", "/usr/libexec/git-core", "/usr/local
 // (docker/cli cli-plugins/manager/manager_unix.go defaultSystemPluginDirs).
 var dockerPlugins = []string{"/usr/local/lib/docker/cli-plugins", "/usr/local/libexec/docker/cli-plugins", "/usr/lib/docker/cli-plugins", "/usr/libexec/docker/cli-plugins"}
 
-// registry is every family, in the order the README lists them. Adding a
+// registry is every family, in the order docs/rules.md lists them. Adding a
 // recognizer is one file with its function and one row here.
 var registry = []Family{
 	{Name: "find", Programs: []string{"find", "gfind", "bfind"}, Recognize: checkFind, Source: "GNU findutils 4.9 find(1)",
@@ -390,3 +390,14 @@ func GitFamily() *Family { return familyNamed("git") }
 
 // gitEnv is the git family's Env: git.ChildConfig for the workspace.
 func gitEnv(w Workspace) []string { return git.ChildConfig(w.Dir, w.Allowed) }
+
+// Registry returns every family's row, in registry order, for the
+// documentation generator (internal/docgen): the rows are the registry's
+// own, to be read and never modified.
+func Registry() []*Family {
+	out := make([]*Family, len(registry))
+	for i := range registry {
+		out[i] = &registry[i]
+	}
+	return out
+}

@@ -131,10 +131,15 @@ Usage:
   mcp-shell-server check --jsonl                 one verdict per stdin line {"id","argv","env","directory"}
   mcp-shell-server --version | --help
 
+Example: serve ~/projects/demo to a client with an everyday development allowlist, and
+check a command without running it:
+  ALLOW_COMMANDS=git,go,make,rg,grep,find,sort,ls,cat mcp-shell-server ~/projects/demo
+  ALLOW_COMMANDS=sort mcp-shell-server check -- sort -o /etc/x in.txt    # reject: sort.output-path
+
 Where the kernel offers Landlock (Linux 6.7+), every program runs in its own kernel sandbox
 by default (MCP_SHELL_SANDBOX=auto): writes only in the allowed directories, only the
 programs its job needs, TCP only for network tools. The start-up line says which mode applies.
-See README.md ("Trusted execution contract") and SECURITY.md.
+See README.md, docs/ (configuration.md has this table, rules.md every rule) and SECURITY.md.
 
 `)
 	config.Usage(w)

@@ -20,7 +20,7 @@ const (
 	defaultSandboxNetwork = "family"
 )
 
-// defaultMaxConcurrent bounds the calls running at once (issue 15). It is
+// defaultMaxConcurrent bounds the calls running at once. It is
 // a memory and process bound, not a CPU one: a call that waits (sleep, a
 // network fetch, a test suite's I/O) uses no CPU, and CPU-bound children
 // share the cores through the kernel's scheduler whatever the bound, so a
@@ -34,7 +34,7 @@ const (
 // cap in mind (SECURITY.md states the memory bound).
 const defaultMaxConcurrent = 64
 
-// Defaults of jobs, retained output and the text limit (issue 14).
+// Defaults of jobs, retained output and the text limit.
 const (
 	// defaultMaxJobs: a coding agent keeps a few things going at once (a
 	// dev server, a watcher, a long build or test run); eight covers that

@@ -29,7 +29,7 @@
 //     or past Options.MaxInFlightBytes of their lines (a single request is
 //     always taken when none is in flight), is answered with CodeBusy and
 //     Options.OnRefused learns of it: a client cannot make the server hold
-//     an unbounded number of requests (SECURITY.md, memory).
+//     an unbounded number of requests (SECURITY.md, "Memory bound").
 //   - A response (no method) that is malformed cannot be answered; it is
 //     logged and dropped.
 //   - Every other message is passed to the SDK as read. Requests with an

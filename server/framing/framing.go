@@ -44,7 +44,7 @@ type Options struct {
 	// MaxInFlightBytes the sum of their lines' lengths (0: the defaults).
 	// A request past either is answered with CodeBusy and never reaches
 	// the SDK, so what a client can make the server hold for requests it
-	// has not answered yet is bounded (SECURITY.md, memory).
+	// has not answered yet is bounded (SECURITY.md, "Memory bound").
 	MaxInFlight      int
 	MaxInFlightBytes int
 	// OnRefused, when not nil, is called (from the reading goroutine) for

@@ -151,7 +151,7 @@ func TestHTTPStrangersCannotStall(t *testing.T) {
 		begin := time.Now()
 		// A connection the flood pushes out of the unauthenticated pool
 		// before its request arrives is closed; the client reconnects once
-		// (SECURITY.md, "Limits"), and the time of both attempts counts.
+		// (docs/reliability.md, "Limits"), and the time of both attempts counts.
 		resp, err := h.post(context.Background(), client, "", "2026-07-28", callBody(i+10, "2026-07-28", "echo", "ok"))
 		if err != nil {
 			resp, err = h.post(context.Background(), client, "", "2026-07-28", callBody(i+10, "2026-07-28", "echo", "ok"))
