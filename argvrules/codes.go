@@ -169,6 +169,19 @@ var (
 	// sdiff.interactive: -o starts the interactive merge, whose commands run an editor with a shell escape.
 	ruleSdiffInteractive = refusal.Rule{Code: "sdiff.interactive", Phrase: "sdiff external program"}
 
+	// sed.dialect: the sed that runs is not GNU sed or BusyBox sed (BSD sed, toybox), whose script grammar this policy does not model.
+	ruleSedDialect = refusal.Rule{Code: "sed.dialect", Phrase: sedPolicy}
+	// sed.exec: the e command or the e flag of s, which run a shell command.
+	ruleSedExec = refusal.Rule{Code: "sed.exec", Phrase: sedPolicy}
+	// sed.locale: non-ASCII script text under a multibyte locale other than UTF-8, where the policy cannot tell where commands end.
+	ruleSedLocale = refusal.Rule{Code: "sed.locale", Phrase: sedPolicy}
+	// sed.no-script: sed without a script (--help, --version, no operand): only invocations that run a script are admitted.
+	ruleSedNoScript = refusal.Rule{Code: "sed.no-script", Phrase: sedPolicy}
+	// sed.script-file: -f reads a script from standard input or from a file the policy cannot read inside the working directory.
+	ruleSedScriptFile = refusal.Rule{Code: "sed.script-file", Phrase: sedPolicy}
+	// sed.syntax: the script does not compile in the model of the sed that runs, so where its commands end cannot be known.
+	ruleSedSyntax = refusal.Rule{Code: "sed.syntax", Phrase: sedPolicy}
+
 	// sort.option: --compress-program or --files0-from: runs a program, or reads the list of inputs from a file the policy does not see.
 	ruleSortOption = refusal.Rule{Code: "sort.option", Phrase: sortPolicy}
 
