@@ -54,6 +54,8 @@ var (
 	ruleAwkDebugger = refusal.Rule{Code: "awk.debugger", Phrase: awkPolicy}
 	// awk.file-output: --persist: gawk keeps its heap in a file the policy does not contain.
 	ruleAwkFileOutput = refusal.Rule{Code: "awk.file-output", Phrase: awkPolicy}
+	// awk.inplace: gawk's in-place editing steered where the policy cannot follow it: the in-place state set by the program or an assignment, an inplace include the working directory could replace, or argv[0] not named as an awk program.
+	ruleAwkInplace = refusal.Rule{Code: "awk.inplace", Phrase: awkPolicy}
 	// awk.indirect-call: a gawk indirect function call @f(...), which can call system().
 	ruleAwkIndirectCall = refusal.Rule{Code: "awk.indirect-call", Phrase: awkPolicy}
 	// awk.missing-value: an awk option that needs a value has none.

@@ -111,8 +111,9 @@ var dockerPlugins = []string{"/usr/local/lib/docker/cli-plugins", "/usr/local/li
 var registry = []Family{
 	{Name: "find", Programs: []string{"find", "gfind", "bfind"}, Recognize: checkFind, Source: "GNU findutils 4.9 find(1)",
 		SandboxSource: "find(1): -exec, -execdir, -ok and -okdir are the only programs find runs"},
-	{Name: "awk", Programs: []string{"awk", "gawk", "mawk", "nawk", "original-awk", "onetrue-awk", "bwk-awk", "goawk"}, Recognize: checkAwk, Source: "gawk 5.2, mawk 1.3.4 and BusyBox 1.35 awk grammars",
-		SandboxSource: "gawk 5.2 io.c and mawk 1.3.4 files.c: system(), print | cmd and cmd | getline run /bin/sh -c; /inet files are gawk's only network"},
+	{Name: "awk", Programs: awkPrograms, Recognize: checkAwk, Env: awkEnv, Source: "gawk 5.2, mawk 1.3.4 and BusyBox 1.35 awk grammars",
+		SandboxSource: "gawk 5.2 io.c and mawk 1.3.4 files.c: system(), print | cmd and cmd | getline run /bin/sh -c; /inet files are gawk's only network; " +
+			"gawk's AWKPATH default \".:/usr/share/awk\" (awkSystemPath keeps the working directory out of the inplace include search)"},
 	{Name: "sed", Programs: []string{"sed", "gsed"}, Recognize: checkSed, Source: "GNU sed 4.9 sed/sed.c and sed/compile.c, BusyBox 1.35–1.37 editors/sed.c",
 		SandboxSource: "GNU sed 4.9 execute.c: the e command and the e flag of s run /bin/sh -c (popen), which no grant allows; BusyBox sed runs no program"},
 	{Name: "sort", Programs: []string{"sort", "gsort"}, Recognize: checkSort, Source: "GNU coreutils 9.1 sort long_options",

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -136,6 +137,9 @@ func (s *Server) prepare(c call) (*runner.Spec, *policy.Plan, error) {
 		return spec, nil, err
 	}
 	env, err := childenv.Build(s.opts.ChildEnv, os.LookupEnv, c.envs)
+	if na, ok := errors.AsType[*childenv.NotAllowedError](err); ok && na.Steering {
+		return spec, plan, refusal.New(CodeEnvSteering, -1, na.Name, "%s", err.Error())
+	}
 	if err != nil {
 		return spec, plan, refusal.New(CodeEnv, -1, "", "%s", err.Error())
 	}

@@ -9,6 +9,11 @@ const (
 	CodeNUL refusal.Code = "request.nul"
 	// CodeEnv: an envs entry names a variable the server does not delegate.
 	CodeEnv refusal.Code = "request.env"
+	// CodeEnvSteering: an envs entry names a variable that steers which
+	// program or code a child runs (childenv's steering table: CFLAGS,
+	// LD_PRELOAD, NODE_OPTIONS ...), refused per call even when delegated;
+	// the rejection's argument is the variable's name.
+	CodeEnvSteering refusal.Code = "request.env-steering"
 	// CodeProgram: execute_command's program is empty.
 	CodeProgram refusal.Code = "request.program"
 	// CodeStdin: the call names more than one stdin (stdin, "<",
