@@ -36,6 +36,12 @@ const (
 	// command: a command that is not read-only (the container engines:
 	// docker, podman).
 	kindCommand = "command"
+	// load-code: an option that makes the program load code into itself
+	// (a shared library, an extension, a plugin, or a configuration that
+	// names one) from a path or module name the request chose: the kernel
+	// sandbox stops a stage from running other programs, not from running
+	// code inside its own process (hg, openssl, pygmentize).
+	kindLoadCode = "load-code"
 	// global-option: a global option that names credentials, a daemon or
 	// configuration (container engines).
 	kindGlobalOption = "global-option"
@@ -123,6 +129,11 @@ var (
 	// go.unknown-option: a flag the go command does not have.
 	ruleGoUnknownOption = refusal.Rule{Code: "go.unknown-option", Phrase: "go option grammar"}
 
+	// hg.command: hg serve and the debug commands, which take commands or Python code from standard input, start servers or processes.
+	ruleHgCommand = refusal.Rule{Code: "hg.command", Phrase: hgPolicy}
+	// hg.load-code: --config (any key: extensions load Python code) or --debugger (Python from standard input).
+	ruleHgLoadCode = refusal.Rule{Code: "hg.load-code", Phrase: hgPolicy}
+
 	// kubectl.command: a kubectl command that is not read-only.
 	ruleKubectlCommand = refusal.Rule{Code: "kubectl.command", Phrase: containerPolicy}
 	// kubectl.global-option: a kubectl global option that names credentials, plugins or a kubeconfig.
@@ -147,6 +158,11 @@ var (
 	// npx.categorical: npx downloads and runs packages by name.
 	ruleNpxCategorical = refusal.Rule{Code: "npx.categorical", Phrase: nodePolicy}
 
+	// openssl.command: openssl without a command, whose prompt reads commands from standard input.
+	ruleOpensslCommand = refusal.Rule{Code: "openssl.command", Phrase: opensslPolicy}
+	// openssl.load-code: an engine option, -provider-path, a -provider path, a -config file that loads modules or cannot be read inside the working directory, openssl engine or fipsinstall.
+	ruleOpensslLoadCode = refusal.Rule{Code: "openssl.load-code", Phrase: opensslPolicy}
+
 	// pip.config-write: pip config set/unset/edit writes configuration later commands read.
 	rulePipConfigWrite = refusal.Rule{Code: "pip.config-write", Phrase: pipPolicy}
 	// pip.exec-command: a pip command that runs an editor or other program.
@@ -160,6 +176,9 @@ var (
 	rulePnpmExecCommand = refusal.Rule{Code: "pnpm.exec-command", Phrase: nodePolicy}
 	// pnpm.unknown-command: a pnpm command this policy does not know (pnpm runs package scripts by name).
 	rulePnpmUnknownCommand = refusal.Rule{Code: "pnpm.unknown-command", Phrase: nodePolicy}
+
+	// pygmentize.load-code: -x, which imports the lexer or formatter file -l or -f names.
+	rulePygmentizeLoadCode = refusal.Rule{Code: "pygmentize.load-code", Phrase: pygmentizePolicy}
 
 	// rg.ambiguous-value: a value that ripgrep could read as a flag.
 	ruleRgAmbiguousValue = refusal.Rule{Code: "rg.ambiguous-value", Phrase: "ripgrep option grammar"}

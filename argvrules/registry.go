@@ -199,6 +199,13 @@ var registry = []Family{
 	{Name: "kubectl", Programs: []string{"kubectl"}, Recognize: checkKubectl, Source: "kubectl 1.2x–1.3x (cobra)",
 		Network:       Network{Always: true, Reason: "kubectl talks to the API server"},
 		SandboxSource: "kubectl 1.3x: credential exec plugins named by the kubeconfig are its only programs (widen with MCP_SHELL_SANDBOX_EXEC)"},
+	{Name: "hg", Programs: []string{"hg"}, Recognize: checkHg, Source: "Mercurial 6.x mercurial/dispatch.py (_earlyparseopts, fancyopts.earlygetopt) and commands.globalopts",
+		HomeConfig:    []string{".hgrc", ".config/hg"},
+		SandboxSource: "hg help config: the editor, merge tools, pager and ssh remotes are hg's programs, none granted (hg runs as a leaf did: its own file and interpreter); hgrc(5) FILES"},
+	{Name: "openssl", Programs: []string{"openssl"}, Recognize: checkOpenssl, Source: "OpenSSL 3.0.19 apps/lib/opt.c opt_next and the option tables of openssl CMD -help",
+		SandboxSource: "OpenSSL 3.0 apps run no program (the engines, providers and configuration modules they load are shared libraries: the recognizer's concern)"},
+	{Name: "pygmentize", Programs: []string{"pygmentize"}, Recognize: checkPygmentize, Source: "Pygments 2.x pygments/cmdline.py (argparse)",
+		SandboxSource: "Pygments 2.x runs no program"},
 	{Name: "file", Programs: []string{"file"}, Recognize: checkFile, Source: "file 5.4x file(1)",
 		SandboxSource: "file 5.44 compress.c: only -z may run a decompressor, when libmagic lacks the library"},
 }

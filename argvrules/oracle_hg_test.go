@@ -1,0 +1,85 @@
+//go:build unix
+
+package argvrules
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// hgRunTimeout bounds one hg run (Python start-up on a loaded machine).
+const hgRunTimeout = 30 * time.Second
+
+// TestHgOracle runs each case with the real hg in a repository holding
+// ext.py (an extension that creates the canary when imported), beside an
+// outside repository whose .hg/hgrc loads it, and fails on an escape: a
+// run the recognizer allowed that loaded the extension. It first proves
+// it sees danger.
+func TestHgOracle(t *testing.T) {
+	hg, err := exec.LookPath("hg")
+	if err != nil {
+		requireProgram(t, "hg")
+	}
+	cases := [][]string{
+		{"status"}, {"--cwd", "sub", "status"}, {"-R", ".", "log"}, {"log", "-l", "1"},
+		{"--config", "extensions.x=@EXT@", "status"},
+		{"status", "--config", "extensions.x=@EXT@"},
+		{"log", "-k", "--config", "extensions.x=@EXT@"},
+		{"--config=extensions.x=@EXT@", "root"},
+		{"--cwd", "@OUT@", "status"},
+		{"-R", "@OUT@", "status"},
+		{"--repository=@OUT@", "log"},
+		{"log", "-R@OUT@"},
+	}
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, out, canary := filepath.Join(base, "w"), filepath.Join(base, "out"), filepath.Join(base, "canary")
+	ext := filepath.Join(base, "ext.py")
+	mkdirs(t, filepath.Join(w, "sub"), out)
+	writeFiles(t, map[string]string{ext: "open(" + strings.ReplaceAll(`"@C@"`, "@C@", canary) + ", 'w').write('python ran')\n"})
+	env := []string{"PATH=/usr/bin:/bin", "HOME=" + base, "HGRCPATH=", "HGPLAIN=1"}
+	for _, dir := range []string{w, out} {
+		runHg(t, hg, dir, env, "init")
+	}
+	writeFiles(t, map[string]string{filepath.Join(out, ".hg", "hgrc"): "[extensions]\nx = " + ext + "\n"})
+	ctx := pinCtx(t, w)
+	dangerous, allowed := 0, 0
+	for _, c := range cases {
+		os.Remove(canary)
+		argv := []string{"hg"}
+		for _, s := range c {
+			argv = append(argv, strings.NewReplacer("@EXT@", ext, "@OUT@", out).Replace(s))
+		}
+		rej := checkHg(argv, ctx)
+		runHg(t, hg, w, env, argv[1:]...)
+		_, ran := os.Stat(canary)
+		if rej == nil {
+			allowed++
+		}
+		if ran == nil {
+			dangerous++
+			if rej == nil {
+				t.Errorf("escape: %q was allowed and loaded the extension", argv)
+			}
+		}
+	}
+	if dangerous < 7 || allowed < 4 {
+		t.Fatalf("%d dangerous runs (want 7), %d allowed (want 4): the oracle cannot tell", dangerous, allowed)
+	}
+	t.Logf("%d dangerous runs, all refused", dangerous)
+}
+
+func runHg(t *testing.T, hg, dir string, env []string, args ...string) {
+	ctx, cancel := context.WithTimeout(context.Background(), hgRunTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, hg, args...)
+	cmd.Dir, cmd.Env = dir, env
+	_ = cmd.Run() // refused forms may fail; what they loaded is what counts
+}
