@@ -163,6 +163,9 @@ var (
 	// openssl.load-code: an engine option, -provider-path, a -provider path, a -config file that loads modules or cannot be read inside the working directory, openssl engine or fipsinstall.
 	ruleOpensslLoadCode = refusal.Rule{Code: "openssl.load-code", Phrase: opensslPolicy}
 
+	// patch.exec-option: -e/--ed (the ed script runs through "ed -" under the shell) or -g/--get N (co, get or p4 run through system()).
+	rulePatchExec = refusal.Rule{Code: "patch.exec-option", Phrase: patchPolicy}
+
 	// pip.config-write: pip config set/unset/edit writes configuration later commands read.
 	rulePipConfigWrite = refusal.Rule{Code: "pip.config-write", Phrase: pipPolicy}
 	// pip.exec-command: a pip command that runs an editor or other program.

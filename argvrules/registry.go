@@ -206,6 +206,8 @@ var registry = []Family{
 		SandboxSource: "OpenSSL 3.0 apps run no program (the engines, providers and configuration modules they load are shared libraries: the recognizer's concern)"},
 	{Name: "pygmentize", Programs: []string{"pygmentize"}, Recognize: checkPygmentize, Source: "Pygments 2.x pygments/cmdline.py (argparse)",
 		SandboxSource: "Pygments 2.x runs no program"},
+	{Name: "patch", Programs: []string{"patch", "gpatch"}, Recognize: checkPatch, Source: "GNU patch 2.7.6 src/patch.c longopts and get_some_switches, util.c create_backup",
+		SandboxSource: "GNU patch 2.7.6 pch.c do_ed_script (popen \"ed - FILE\" for ed-style diffs) and util.c systemic (system() for -g/PATCH_GET): neither ed nor sh is granted, so an ed script in the patch text fails instead of running"},
 	{Name: "file", Programs: []string{"file"}, Recognize: checkFile, Source: "file 5.4x file(1)",
 		SandboxSource: "file 5.44 compress.c: only -z may run a decompressor, when libmagic lacks the library"},
 }
