@@ -10,6 +10,7 @@ import (
 
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
@@ -154,6 +155,12 @@ func (p *Policy) checkStage(argv []string, stageOffset int, offsets []int, dir *
 	}
 	name := argv[0]
 	if err := checkName(name, offsets[0]); err != nil {
+		if r, ok := err.(*refusal.Rejection); ok && r.Code == CodeUnsafeName {
+			r.Message += splitHint(name)
+		}
+		return "", err
+	}
+	if err := shellHabit(name, offsets[0]); err != nil {
 		return "", err
 	}
 	if n, category, ok := Refused(name); ok {
