@@ -20,6 +20,7 @@ import (
 // anything outside. It first proves it sees danger, and that the
 // family's AWKPATH is what keeps a planted ./inplace.awk from loading.
 func TestGawkInplaceOracle(t *testing.T) {
+	t.Parallel()
 	gawk, err := exec.LookPath("gawk")
 	if err != nil {
 		requireProgram(t, "gawk")

@@ -18,6 +18,7 @@ import (
 // as an engine. Each must create the canary (the oracle sees danger) and
 // be refused; the everyday forms must create none and be allowed.
 func TestOpensslLoadCodeOracle(t *testing.T) {
+	t.Parallel()
 	openssl, err := exec.LookPath("openssl")
 	if err != nil {
 		requireProgram(t, "openssl")
@@ -82,6 +83,7 @@ func TestOpensslLoadCodeOracle(t *testing.T) {
 // TestPygmentizeLoadCodeOracle: pygmentize -x imports the lexer file -l
 // names (its code creates the canary); without -x it does not.
 func TestPygmentizeLoadCodeOracle(t *testing.T) {
+	t.Parallel()
 	pyg, err := exec.LookPath("pygmentize")
 	if err != nil {
 		requireProgram(t, "pygmentize")

@@ -21,6 +21,7 @@ const hgRunTimeout = 30 * time.Second
 // run the recognizer allowed that loaded the extension. It first proves
 // it sees danger.
 func TestHgOracle(t *testing.T) {
+	t.Parallel()
 	hg, err := exec.LookPath("hg")
 	if err != nil {
 		requireProgram(t, "hg")

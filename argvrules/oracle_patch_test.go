@@ -19,6 +19,7 @@ import (
 // itself: names with ".." in the patch text and symlinks are refused by
 // patch (those runs must change nothing outside although allowed).
 func TestPatchOracle(t *testing.T) {
+	t.Parallel()
 	patch, err := exec.LookPath("patch")
 	if err != nil {
 		requireProgram(t, "patch")
