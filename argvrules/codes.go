@@ -131,6 +131,8 @@ var (
 
 	// hg.command: hg serve and the debug commands, which take commands or Python code from standard input, start servers or processes.
 	ruleHgCommand = refusal.Rule{Code: "hg.command", Phrase: hgPolicy}
+	// hg.repo-config: the repository hg would use inside the working directory carries configuration that loads code or names a program (extensions with a path, hooks, merge tools, shell aliases, %include) or shares another repository's.
+	ruleHgRepoConfig = refusal.Rule{Code: "hg.repo-config", Phrase: hgPolicy}
 	// hg.load-code: --config (any key: extensions load Python code) or --debugger (Python from standard input).
 	ruleHgLoadCode = refusal.Rule{Code: "hg.load-code", Phrase: hgPolicy}
 

@@ -1,6 +1,8 @@
 package argvrules
 
 import (
+	"path"
+	"strconv"
 	"strings"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
@@ -29,13 +31,20 @@ const hgPolicy = "hg external code"
 //     input, debugshell is a Python prompt, debugserve, debugwireproto
 //     and debugdownload start servers, processes and downloads.
 //
-// Delegated: the configuration a repository carries (.hg/hgrc, which
-// redirections and output options may not write), the user's ~/.hgrc,
-// and the files hg commands write elsewhere (clone and init
-// destinations, archive, bundle, export -o), which the kernel sandbox
-// contains.
+//   - the repository hg will use, when it lies inside the working
+//     directory (found from --cwd or the working directory upwards, or
+//     named by -R), must carry no configuration that loads code or names
+//     a program (hgRepoConfig): redirections and output options cannot
+//     write .hg/hgrc, but patch, tar, cp or git apply write files by
+//     their data.
+//
+// Delegated: a repository above the working directory and its
+// configuration, the user's ~/.hgrc, and the files hg commands write
+// elsewhere (clone and init destinations, archive, bundle, export -o),
+// which the kernel sandbox contains.
 func checkHg(argv []string, ctx Context) *Rejection {
-	var cwd string
+	var cwd, repo string
+	repoIdx := -1
 	command := -1
 	for i := 1; i < len(argv); i++ {
 		w := argv[i]
@@ -71,7 +80,7 @@ func checkHg(argv []string, ctx Context) *Rejection {
 			if rej := hgRepo(ctx, cwd, i, hgWord(argv, i, vi), v); rej != nil {
 				return rej
 			}
-			i = vi
+			repo, repoIdx, i = v, i, vi
 		case strings.HasPrefix(w, "-R"):
 			v, vi := hgValue(argv, i, w[2:], len(w) > 2)
 			if vi < 0 {
@@ -80,12 +89,12 @@ func checkHg(argv []string, ctx Context) *Rejection {
 			if rej := hgRepo(ctx, cwd, i, hgWord(argv, i, vi), v); rej != nil {
 				return rej
 			}
-			i = vi
+			repo, repoIdx, i = v, i, vi
 		case command < 0 && hgTakesValue[name] && !hasValue:
 			i++ // a global option's value comes before the command
 		}
 	}
-	return nil
+	return hgRepoConfig(argv, ctx, cwd, repo, repoIdx)
 }
 
 // hgTakesValue are hg's other global options with a value
@@ -146,4 +155,91 @@ func hgCommand(argv []string, i int) *Rejection {
 		return ruleHgCommand.Reject(i, w, "argument %d %q is an hg debug command (debugshell is a Python prompt; others start servers, processes or downloads), which are refused", i, w)
 	}
 	return nil
+}
+
+// hgRepoConfig finds the repository hg will use inside the working
+// directory (-R's, or the first directory holding .hg from --cwd or the
+// working directory upwards, as localrepo's findrepo) and refuses it when
+// its configuration (.hg/hgrc, .hg/hgrc-not-shared) loads code or names a
+// program, or when it shares another repository's (.hg/sharedpath). A
+// search that leaves the working directory finds no repository here.
+func hgRepoConfig(argv []string, ctx Context, cwd, repo string, idx int) *Rejection {
+	if ctx.Dir == nil {
+		return nil
+	}
+	var dirs []string
+	switch {
+	case repo != "":
+		dirs = []string{path.Clean(path.Join(cwd, repo))}
+	default:
+		for d := path.Clean(path.Join(".", cwd)); ; d = path.Dir(d) {
+			dirs = append(dirs, d)
+			if d == "." || d == "/" {
+				break
+			}
+		}
+		idx = 0
+	}
+	for _, d := range dirs {
+		if fi, err := ctx.Dir.Root().Stat(path.Join(d, ".hg")); err != nil || !fi.IsDir() {
+			continue
+		}
+		if _, err := ctx.Dir.Root().Lstat(path.Join(d, ".hg", "sharedpath")); err == nil {
+			return ruleHgRepoConfig.Reject(idx, argv[idx], "argument %d %q: the repository %s shares another repository's store and configuration (.hg/sharedpath), which the policy does not read", idx, argv[idx], path.Join(d, ".hg"))
+		}
+		for _, f := range []string{"hgrc", "hgrc-not-shared"} {
+			name := path.Join(d, ".hg", f)
+			text, err := readInside(ctx, name)
+			if err != nil {
+				continue
+			}
+			if why := hgConfigRisk(text); why != "" {
+				return ruleHgRepoConfig.Reject(idx, argv[idx], "argument %d %q: the repository configuration %s %s, which hg would load for this call", idx, argv[idx], name, why)
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
+// hgConfigRisk says what in an hgrc makes hg load code or run a program
+// (hg help config): %include reads another file; [extensions] entries
+// with a value import Python files ("name =" loads an installed
+// extension, "!" disables one); every [hooks] entry (python: hooks run
+// in-process, the others through the shell); [merge-tools] and [alias]
+// shell aliases; ui.editor, ui.merge, ui.ssh, ui.patch and pager.pager.
+func hgConfigRisk(text string) string {
+	section := ""
+	for n, line := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" || t[0] == '#' || t[0] == ';' || line[0] == ' ' || line[0] == '\t' {
+			continue // comments and continuation lines (part of the previous value)
+		}
+		if strings.HasPrefix(t, "%include") {
+			return "includes another file (line " + strconv.Itoa(n+1) + ")"
+		}
+		if strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") {
+			section = strings.TrimSpace(t[1 : len(t)-1])
+			continue
+		}
+		key, value, _ := strings.Cut(t, "=")
+		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+		risky := false
+		switch section {
+		case "extensions":
+			risky = value != "" && !strings.HasPrefix(value, "!")
+		case "hooks", "merge-tools":
+			risky = true
+		case "alias":
+			risky = strings.HasPrefix(value, "!")
+		case "ui":
+			risky = key == "editor" || key == "merge" || key == "ssh" || key == "patch"
+		case "pager":
+			risky = key == "pager"
+		}
+		if risky {
+			return "sets " + section + "." + key + " (line " + strconv.Itoa(n+1) + "), which loads code or names a program"
+		}
+	}
+	return ""
 }

@@ -1,6 +1,7 @@
 package argvrules
 
 import (
+	"path/filepath"
 	"testing"
 )
 
@@ -47,6 +48,44 @@ var hgRows = []row{
 func TestHgRows(t *testing.T) {
 	ctx := pinCtx(t, testDir(t))
 	for _, r := range hgRows {
+		expectRule(t, ctx, r.argv, r.rule)
+	}
+}
+
+// TestHgRepositoryConfig: the repository hg would use inside the working
+// directory is refused when its configuration loads code or names a
+// program, however hg is pointed at it; an ordinary one is not.
+func TestHgRepositoryConfig(t *testing.T) {
+	dir := testDir(t)
+	repos := map[string]string{
+		"ok":     "[paths]\ndefault = https://example.com/r\n[extensions]\nrebase =\nhgext.mq = !\n[ui]\nusername = x\n",
+		"ext":    "[extensions]\nx = ../ext.py\n",
+		"hook":   "[hooks]\npre-status = python:ext.py:f\n",
+		"inc":    "%include ../other.rc\n",
+		"alias":  "[alias]\nst = !touch x\n",
+		"editor": "[ui]\neditor = ./x\n",
+	}
+	for name, rc := range repos {
+		mkdirs(t, filepath.Join(dir, name, ".hg"), filepath.Join(dir, name, "deep", "er"))
+		writeFiles(t, map[string]string{filepath.Join(dir, name, ".hg", "hgrc"): rc})
+	}
+	mkdirs(t, filepath.Join(dir, "shared", ".hg"))
+	writeFiles(t, map[string]string{filepath.Join(dir, "shared", ".hg", "sharedpath"): "/elsewhere/.hg\n"})
+	ctx := pinCtx(t, dir)
+	for _, r := range []row{
+		{a("hg", "--cwd", "ok", "status"), ""},
+		{a("hg", "-R", "ok", "log"), ""},
+		{a("hg", "--cwd", "ok/deep/er", "status"), ""},
+		{a("hg", "status"), ""},
+		{a("hg", "--cwd", "ext", "status"), "hg.repo-config"},
+		{a("hg", "--cwd", "ext/deep/er", "status"), "hg.repo-config"},
+		{a("hg", "-R", "ext", "log"), "hg.repo-config"},
+		{a("hg", "-R", "hook", "log"), "hg.repo-config"},
+		{a("hg", "-Rinc", "log"), "hg.repo-config"},
+		{a("hg", "--cwd", "alias", "st"), "hg.repo-config"},
+		{a("hg", "--cwd", "editor", "commit"), "hg.repo-config"},
+		{a("hg", "--cwd", "shared", "log"), "hg.repo-config"},
+	} {
 		expectRule(t, ctx, r.argv, r.rule)
 	}
 }

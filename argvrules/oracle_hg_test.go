@@ -36,6 +36,8 @@ func TestHgOracle(t *testing.T) {
 		{"-R", "@OUT@", "status"},
 		{"--repository=@OUT@", "log"},
 		{"log", "-R@OUT@"},
+		{"--cwd", "evil", "status"},
+		{"-R", "evil", "log"},
 	}
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -49,7 +51,11 @@ func TestHgOracle(t *testing.T) {
 	for _, dir := range []string{w, out} {
 		runHg(t, hg, dir, env, "init")
 	}
-	writeFiles(t, map[string]string{filepath.Join(out, ".hg", "hgrc"): "[extensions]\nx = " + ext + "\n"})
+	mkdirs(t, filepath.Join(w, "evil"))
+	runHg(t, hg, filepath.Join(w, "evil"), env, "init")
+	for _, d := range []string{out, filepath.Join(w, "evil")} {
+		writeFiles(t, map[string]string{filepath.Join(d, ".hg", "hgrc"): "[extensions]\nx = " + ext + "\n"})
+	}
 	ctx := pinCtx(t, w)
 	dangerous, allowed := 0, 0
 	for _, c := range cases {
@@ -71,8 +77,8 @@ func TestHgOracle(t *testing.T) {
 			}
 		}
 	}
-	if dangerous < 7 || allowed < 4 {
-		t.Fatalf("%d dangerous runs (want 7), %d allowed (want 4): the oracle cannot tell", dangerous, allowed)
+	if dangerous < 9 || allowed < 4 {
+		t.Fatalf("%d dangerous runs (want 9), %d allowed (want 4): the oracle cannot tell", dangerous, allowed)
 	}
 	t.Logf("%d dangerous runs, all refused", dangerous)
 }
