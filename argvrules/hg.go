@@ -20,12 +20,16 @@ const hgPolicy = "hg external code"
 // option (mercurial/dispatch.py _earlyparseopts), and it loads the
 // extensions they configure at once; so every word is scanned, wherever
 // it is:
+//
 //   - --config (and any abbreviation hg would reject later) is refused,
 //     whatever the key;
+//
 //   - --debugger is refused: pdb takes Python from standard input;
+//
 //   - --cwd DIR and -R/--repository/--repo REPO are contained in the
 //     working directory (hg reads DIR/.hg/hgrc and REPO/.hg/hgrc, and
 //     writes the repository);
+//
 //   - the command serve (and its prefixes) and the debug commands are
 //     refused: serve --stdio and --cmdserver take commands on standard
 //     input, debugshell is a Python prompt, debugserve, debugwireproto

@@ -3,8 +3,6 @@
 package argvrules
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -70,15 +68,10 @@ func TestGawkInplaceOracle(t *testing.T) {
 			ctx := pinCtx(t, w)
 			ctx.Program = prog
 			rej := checkAwk(argv, ctx)
-			before := sedSnapshot(t, base)
-			runGawk(t, gawk, w, args, env)
-			after := sedSnapshot(t, base)
-			var outside []string
-			for p, h := range after {
-				if before[p] != h && !strings.HasPrefix(p, "w/") {
-					outside = append(outside, p)
-				}
-			}
+			before := treeSnapshot(t, base)
+			runIn(t, gawk, w, append([]string{"PATH=/usr/bin:/bin", "LC_ALL=C"}, env...), args...)
+			after := treeSnapshot(t, base)
+			outside := changedOutside(before, after)
 			if b, _ := os.ReadFile(filepath.Join(w, "in.txt")); string(b) == "bar\n" {
 				edited++
 			}
@@ -100,32 +93,4 @@ func TestGawkInplaceOracle(t *testing.T) {
 		t.Fatalf("%d dangerous runs (want 8), %d edits (want 4): the oracle cannot tell", dangerous, edited)
 	}
 	t.Logf("%d dangerous runs, all refused; %d in-place edits", dangerous, edited)
-}
-
-func runGawk(t *testing.T, exe, dir string, args, env []string) {
-	ctx, cancel := context.WithTimeout(context.Background(), sedRunTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, exe, args...)
-	cmd.Dir = dir
-	cmd.Env = append([]string{"PATH=/usr/bin:/bin", "LC_ALL=C"}, env...)
-	cmd.Stdin = bytes.NewReader(nil)
-	_ = cmd.Run() // a refused form may well fail; what it changed is what counts
-}
-
-func mkdirs(t *testing.T, dirs ...string) {
-	t.Helper()
-	for _, d := range dirs {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-func writeFiles(t *testing.T, files map[string]string) {
-	t.Helper()
-	for p, body := range files {
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 }

@@ -3,7 +3,6 @@
 package argvrules
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,11 +57,7 @@ func TestOpensslLoadCodeOracle(t *testing.T) {
 	for _, argv := range cases {
 		os.Remove(canary)
 		rej := checkOpenssl(argv, ctx)
-		runCtx, cancel := context.WithTimeout(context.Background(), sedRunTimeout)
-		cmd := exec.CommandContext(runCtx, openssl, argv[1:]...)
-		cmd.Dir, cmd.Env = w, []string{"PATH=/usr/bin:/bin", "OPENSSL_CONF=/dev/null"}
-		_ = cmd.Run()
-		cancel()
+		runIn(t, openssl, w, []string{"PATH=/usr/bin:/bin", "OPENSSL_CONF=/dev/null"}, argv[1:]...)
 		_, err := os.Stat(canary)
 		ran := err == nil
 		if rej == nil {
@@ -105,11 +100,7 @@ func TestPygmentizeLoadCodeOracle(t *testing.T) {
 	} {
 		os.Remove(canary)
 		rej := checkPygmentize(argv, ctx)
-		runCtx, cancel := context.WithTimeout(context.Background(), hgRunTimeout)
-		cmd := exec.CommandContext(runCtx, pyg, argv[1:]...)
-		cmd.Dir = w
-		_ = cmd.Run()
-		cancel()
+		runIn(t, pyg, w, os.Environ(), argv[1:]...)
 		if _, err := os.Stat(canary); err == nil {
 			dangerous++
 			if rej == nil {

@@ -3,7 +3,6 @@
 package argvrules
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,19 +57,9 @@ func TestPatchOracle(t *testing.T) {
 			argv = append(argv, strings.NewReplacer("@OUT@", out, "@W@", w).Replace(s))
 		}
 		rej := checkPatch(argv, pinCtx(t, w))
-		before := sedSnapshot(t, base)
-		runCtx, cancel := context.WithTimeout(context.Background(), sedRunTimeout)
-		cmd := exec.CommandContext(runCtx, patch, append([]string{"-t"}, argv[1:]...)...)
-		cmd.Dir, cmd.Env = w, []string{"PATH=/usr/bin:/bin", "LC_ALL=C"}
-		_ = cmd.Run()
-		cancel()
-		after := sedSnapshot(t, base)
-		var outside []string
-		for p, h := range after {
-			if before[p] != h && !strings.HasPrefix(p, "w/") {
-				outside = append(outside, p)
-			}
-		}
+		before := treeSnapshot(t, base)
+		runIn(t, patch, w, []string{"PATH=/usr/bin:/bin", "LC_ALL=C"}, append([]string{"-t"}, argv[1:]...)...)
+		outside := changedOutside(before, treeSnapshot(t, base))
 		if rej == nil {
 			allowed++
 		}

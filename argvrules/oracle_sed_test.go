@@ -4,16 +4,12 @@ package argvrules
 
 import (
 	"bytes"
-	"context"
-	"crypto/sha256"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 // The sed oracle runs every case with the real GNU sed and BusyBox sed in
@@ -55,16 +51,6 @@ func sedOracleRuns(t *testing.T) []sedOracleRun {
 		requireProgram(t, "sed")
 	}
 	return out
-}
-
-// requireProgram skips, or fails when MCP_SHELL_REQUIRE_PROGRAMS is set (CI
-// installs every program the oracles run).
-func requireProgram(t *testing.T, name string) {
-	t.Helper()
-	if os.Getenv("MCP_SHELL_REQUIRE_PROGRAMS") != "" {
-		t.Fatalf("%s is not installed and MCP_SHELL_REQUIRE_PROGRAMS is set", name)
-	}
-	t.Skipf("%s not installed", name)
 }
 
 // sedOutcome is what one run did.
@@ -115,74 +101,23 @@ func runSedCase(t *testing.T, run sedOracleRun, c sedCase) (sedOutcome, string, 
 	for i, a := range c.args {
 		args[i] = fill(a)
 	}
-	before := sedSnapshot(t, base)
+	before := treeSnapshot(t, base)
 	o := runSed(t, run.exe, w, args)
-	after := sedSnapshot(t, base)
+	after := treeSnapshot(t, base)
 	for p, h := range after {
-		if before[p] == h || h == "dir" {
-			continue
-		}
-		if p != "out/ran" {
+		if before[p] != h && h != "dir" && p != "out/ran" {
 			o.changed = append(o.changed, p)
 		}
-		if !strings.HasPrefix(p, "w/") {
-			o.outside = append(o.outside, p)
-		}
 	}
-	for p := range before {
-		if _, ok := after[p]; !ok && !strings.HasPrefix(p, "w/") {
-			o.outside = append(o.outside, p+" (removed)")
-		}
-	}
+	o.outside = changedOutside(before, after)
 	_, o.ran = after["out/ran"]
 	slices.Sort(o.changed)
 	return o, w, append([]string{"sed"}, args...)
 }
 
-// sedSnapshot maps every path below base (relative) to a digest of its
-// content or link target.
-func sedSnapshot(t *testing.T, base string) map[string]string {
-	m := map[string]string{}
-	filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || p == base {
-			return nil
-		}
-		rel, _ := filepath.Rel(base, p)
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			target, _ := os.Readlink(p)
-			m[rel] = "link:" + target
-		case d.IsDir():
-			m[rel] = "dir"
-		default:
-			b, _ := os.ReadFile(p)
-			m[rel] = string(sha256.New().Sum(b))
-		}
-		return nil
-	})
-	return m
-}
-
-// sedRunTimeout bounds one run: a sed that waits for input it will not
-// get is stopped, not waited for.
-const sedRunTimeout = 10 * time.Second
-
 func runSed(t *testing.T, exe, dir string, args []string) sedOutcome {
-	ctx, cancel := context.WithTimeout(context.Background(), sedRunTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, exe, args...)
-	cmd.Dir = dir
-	cmd.Env = []string{"PATH=/usr/bin:/bin", "LC_ALL=C"}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	o := sedOutcome{stdout: stdout.String(), stderr: stderr.String()}
-	if ee, ok := err.(*exec.ExitError); ok {
-		o.exit = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("%s %q: %v", exe, args, err)
-	}
-	return o
+	r := runIn(t, exe, dir, []string{"PATH=/usr/bin:/bin", "LC_ALL=C"}, args...)
+	return sedOutcome{exit: r.exit, stdout: r.stdout, stderr: r.stderr}
 }
 
 // compileFailed reports whether a run stopped on a script compile error
