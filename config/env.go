@@ -41,6 +41,7 @@ type Env struct {
 	HTTPToken         string   `env:"MCP_SHELL_HTTP_TOKEN" desc:"bearer token clients must send over http (prefer MCP_SHELL_HTTP_TOKEN_FILE)"`
 	HTTPTokenFile     string   `env:"MCP_SHELL_HTTP_TOKEN_FILE" desc:"file holding the bearer token for the http transport"`
 	HTTPMaxBody       int64    `env:"MCP_SHELL_HTTP_MAX_BODY_BYTES" desc:"largest HTTP request body in bytes"`
+	HTTPMaxSessions   int      `env:"MCP_SHELL_HTTP_MAX_SESSIONS" desc:"most MCP sessions open at once over http (protocols before 2026-07-28); past it the least recently used idle one is closed, and with none idle a new one gets 503"`
 	Sandbox           string   `env:"MCP_SHELL_SANDBOX" desc:"auto: every stage confined by Landlock where the kernel offers ABI 4 (Linux 6.7), else only rlimits and no_new_privs, said in one start-up line; landlock: the same but refuse to start without it; limits: rlimits and no_new_privs only; off: nothing"`
 	SandboxReadDirs   NameList `env:"MCP_SHELL_SANDBOX_READ_DIRS" desc:"absolute directories children may read; families that run programs (make, go, npm, pip, cargo ...) may also execute beneath them, other stages read them without the program directories (/usr/bin ...)"`
 	SandboxNetwork    string   `env:"MCP_SHELL_SANDBOX_NETWORK" desc:"family: TCP only for stages whose job is the network (curl, wget, docker, kubectl; git, go, npm, pnpm, yarn, pip, cargo subcommands that fetch); deny or allow: for every stage"`
@@ -77,6 +78,7 @@ func defaultEnv() Env {
 		Transport:       defaultTransport,
 		HTTPAddr:        defaultHTTPAddr,
 		HTTPMaxBody:     defaultHTTPMaxBody,
+		HTTPMaxSessions: defaultHTTPMaxSessions,
 		Sandbox:         defaultSandbox,
 		SandboxReadDirs: slices.Clone(sandbox.DefaultReadDirs),
 		SandboxNetwork:  defaultSandboxNetwork,
