@@ -511,7 +511,7 @@ func (r Record) quotes(redArgv []string) []Quote {
 
 // rawQuotes are the strings of raw arguments that failed to decode:
 // "command" and "args" string arrays as argv, "envs" values by their
-// names, everything else (keys included) as Scalars.
+// names, keys and the directory as Scalars, any other string as a digest.
 func rawQuotes(raw json.RawMessage) []Quote {
 	if len(raw) == 0 {
 		return nil
@@ -521,23 +521,33 @@ func rawQuotes(raw json.RawMessage) []Quote {
 		return []Quote{{string(raw), Scalar(string(raw))}}
 	}
 	var q []Quote
-	var walk func(v any, env bool, name string)
-	walk = func(v any, env bool, name string) {
+	// top is the argument a value is under: the argv and the directory
+	// are read by their rules; a string anywhere else (a timeout, a
+	// flag, stdin) is data where none was expected, recorded as a digest.
+	var walk func(v any, env bool, name, top string)
+	walk = func(v any, env bool, name, top string) {
 		switch v := v.(type) {
 		case string:
-			if env {
+			switch top {
+			case "envs":
 				q = appendQuote(q, v, EnvValue(name, v))
-			} else {
+			case "command", "args", "program", "directory", "cwd":
 				q = appendQuote(q, v, Scalar(v))
+			default:
+				q = appendQuote(q, v, digest(v))
 			}
 		case []any:
 			for _, e := range v {
-				walk(e, env, name)
+				walk(e, env, name, top)
 			}
 		case map[string]any:
 			for k, e := range v {
 				q = appendQuote(q, k, Scalar(k))
-				walk(e, env || k == "envs", k)
+				if top == "" {
+					walk(e, k == "envs", k, k)
+				} else {
+					walk(e, env, k, top)
+				}
 			}
 		}
 	}
@@ -554,7 +564,7 @@ func rawQuotes(raw json.RawMessage) []Quote {
 			}
 		}
 	}
-	walk(v, false, "")
+	walk(v, false, "", "")
 	return q
 }
 
