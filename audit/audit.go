@@ -203,7 +203,13 @@ func (t *Ticket) Log(ctx context.Context, r Record) error {
 	data, carried := t.l.encodeRecord(ctx, r)
 	written := make(chan error, 1)
 	t.slot.Put(data, func(err error) { t.l.settle(err, carried); written <- err })
-	if t.l.sink.Stalled() {
+	return t.l.await(written)
+}
+
+// await waits for a queued line's write unless the destination is
+// stalled, in which case the line stays queued and await returns nil.
+func (l *Logger) await(written <-chan error) error {
+	if l.sink.Stalled() {
 		return nil
 	}
 	timer := time.NewTimer(stallAfter)
@@ -229,17 +235,7 @@ func (t *Ticket) LogDurable(ctx context.Context, r Record, about string) error {
 	data := t.l.encodeDurable(ctx, r)
 	written := make(chan error, 1)
 	t.slot.Put(data, func(err error) { t.l.settleDurable(err, data, about); written <- err })
-	if t.l.sink.Stalled() {
-		return nil
-	}
-	timer := time.NewTimer(stallAfter)
-	defer timer.Stop()
-	select {
-	case err := <-written:
-		return err
-	case <-timer.C:
-		return nil
-	}
+	return t.l.await(written)
 }
 
 // encodeDurable encodes r without the dropped count: a line that may be

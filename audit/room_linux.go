@@ -25,12 +25,5 @@ func (r *room) reserve(size, end int64) error {
 			r.allocate = false
 		}
 	}
-	var st unix.Statfs_t
-	if err := unix.Fstatfs(int(r.f.Fd()), &st); err != nil {
-		return nil // nothing to check with: the write will tell
-	}
-	if int64(st.Bavail)*int64(st.Bsize) < end-size {
-		return ErrNoRoom
-	}
-	return nil
+	return r.freeRoom(size, end)
 }

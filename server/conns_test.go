@@ -11,7 +11,7 @@ import (
 // fakeConn is a connection from a given address that records its Close.
 type fakeConn struct {
 	net.Conn
-	addr   net.Addr
+	addr     net.Addr
 	mu       sync.Mutex
 	closed   bool
 	deadline time.Time

@@ -286,30 +286,6 @@ func TestHTTPSessionsBounded(t *testing.T) {
 	}
 }
 
-// sessionWith opens an MCP session through client (keep-alive), like
-// session.
-func (h *httpServer) sessionWith(t *testing.T, client *http.Client, version string) string {
-	t.Helper()
-	resp, err := h.post(context.Background(), client, "", version,
-		fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"fault","version":"0"}}}`, version))
-	if err != nil {
-		t.Fatal(err)
-	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	id := resp.Header.Get("Mcp-Session-Id")
-	if id == "" {
-		t.Fatalf("initialize at %s: status %d, no session", version, resp.StatusCode)
-	}
-	resp, err = h.post(context.Background(), client, id, version, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	return id
-}
-
 // TestHTTPHeaderBytesBounded: 500 unauthenticated clients each send about
 // 1 MiB of headers and stall. The server refuses headers past its limit
 // (431) and closes, so its peak memory grows by a few MiB, not by what the
