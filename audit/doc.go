@@ -19,21 +19,33 @@
 // A Logger writes through a Sink (sink.go): a bounded queue and one writer
 // goroutine, one Write per line, so records never interleave and a slow
 // or blocked destination (a stderr nobody reads) never blocks a call. A
-// call takes a Ticket before it runs (Logger.Admit); Admit fails, and the
-// server then refuses the call, when the last write failed (a full disk,
-// a closed pipe) or the queue is full. So no call runs without room for
-// its record, and a record that fails while its call runs is reported in
-// the call's result and on the diagnostic log. On a regular file a failed
-// or short write is truncated away: the file holds whole lines only.
-// Records that are not tied to a call (Logger.Log: HTTP refusals,
-// protocol errors) are best-effort; one that is dropped or fails is
-// counted, and the count is carried by the next record written
-// (audit_dropped).
+// call takes a Ticket before it runs (Logger.Admit), which reserves a
+// place in the queue and, on a regular file, room on the file system for
+// the largest record a call can write (MaxRecord, room.go: blocks
+// allocated past the end of the file with fallocate's KEEP_SIZE on
+// Linux, a free-space check elsewhere). Admit fails, and the server then
+// refuses the call, when the file system has no such room, when the last
+// write failed (a closed pipe, /dev/full) or when the queue is full. So
+// no call runs without room for its whole record, and a short record
+// that still fits (a refusal's) cannot re-admit calls whose records would
+// not; a record that fails while its call runs is reported in the call's
+// result and on the diagnostic log. On a regular file a failed or short
+// write is truncated away: the file holds whole lines only. Records that
+// are not tied to a call (Logger.Log: HTTP refusals, protocol errors) are
+// best-effort, never taking room reserved for calls; one that is dropped
+// or fails is counted, and the count is carried by the next record
+// written (audit_dropped). A record that must not be lost to that count
+// (Ticket.LogDurable: a job's end, whose ticket the job took when it
+// started) is kept when its write fails and written again after a later
+// write succeeds; one given up is named in a records_lost record, or on
+// the diagnostic log at Close.
 //
 // Not covered: records still queued when the process is killed, or when
 // shutdown's flush deadline passes with the destination blocked, are lost
 // (the count is logged if the diagnostic log can be written); the call
-// whose record fails first has already run.
+// whose record fails first for another reason than space (EIO, a closed
+// pipe) has already run; where there is no fallocate, the free-space
+// check reserves nothing against other writers.
 //
 // # Redaction
 //
