@@ -90,6 +90,8 @@ type Server struct {
 	carriers carriers
 	// bg is the retained outputs and jobs (background.go).
 	bg background
+	// sessions bounds the HTTP sessions (sessions.go); nil over stdio.
+	sessions *sessionTable
 }
 
 // New builds the server and registers its tools. It returns an error if a
@@ -153,7 +155,7 @@ func New(o Options) (s *Server, err error) {
 	if err := s.registerBackground(); err != nil {
 		return nil, err
 	}
-	s.mcp.AddReceivingMiddleware(s.auditMiddleware, s.readAuditMiddleware)
+	s.mcp.AddReceivingMiddleware(s.auditMiddleware, s.readAuditMiddleware, s.protocolMiddleware)
 	return s, nil
 }
 
