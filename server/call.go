@@ -27,6 +27,9 @@ type call struct {
 	progress *reporter
 	// job is what the call asks of jobs and retained output (jobcall.go).
 	job JobInput
+	// protocol is the revision the call's session speaks (protocolOf):
+	// what its answer may contain.
+	protocol string
 }
 
 // execute runs c through the policy's decision (policy.Decide, the one

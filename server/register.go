@@ -49,7 +49,7 @@ func addTool[In any](s *Server, t *mcp.Tool, h tool[In]) error {
 			return invalidArguments(err), nil
 		}
 		st.call = h.call(req, in)
-		st.call.tool = t.Name
+		st.call.tool, st.call.protocol = t.Name, protocolOf(req)
 		if st.admitErr != nil {
 			st.report(outcome{kind: auditRefused, err: st.admitErr})
 			return errorResult("Error executing command: the server cannot write this call's audit record right now, so the call was not run"), nil
@@ -60,7 +60,7 @@ func addTool[In any](s *Server, t *mcp.Tool, h tool[In]) error {
 			return errorResult("Error executing command: " + o.err.Error()), nil
 		}
 		res, out := h.result(o)
-		return withStructured(ctx, st, s.withRetained(o, res, out), out)
+		return withStructured(ctx, st, s.withRetained(st.call, o, res, out), out)
 	})
 	return nil
 }

@@ -58,7 +58,7 @@ func (s *Server) withJobInputs(in *jsonschema.Schema) *jsonschema.Schema {
 // and jobs: the output_id in the structured content, a pointer to it in
 // execute_command's text when a preview was cut, and for a call that
 // became a job the text and resource links that say how to follow it.
-func (s *Server) withRetained(o outcome, res *mcp.CallToolResult, out any) *mcp.CallToolResult {
+func (s *Server) withRetained(c call, o outcome, res *mcp.CallToolResult, out any) *mcp.CallToolResult {
 	r, ok := out.(retainer)
 	if !ok {
 		return res
@@ -67,7 +67,7 @@ func (s *Server) withRetained(o outcome, res *mcp.CallToolResult, out any) *mcp.
 	f.OutputID = o.outputID
 	if o.kind == startedJob && o.job != nil {
 		f.JobID, f.JobState = o.job.id, o.job.state
-		return s.jobStartedResult(o)
+		return s.jobStartedResult(c, o)
 	}
 	if eo, isExec := out.(*ExecOutput); isExec && o.outputID != "" && (previewCut(eo.Stdout) || previewCut(eo.Stderr)) {
 		res.Content = append(res.Content, &mcp.TextContent{Text: fmt.Sprintf(`[the whole output is retained: read_output {"id":%q} pages it]`, o.outputID)})
@@ -78,8 +78,10 @@ func (s *Server) withRetained(o outcome, res *mcp.CallToolResult, out any) *mcp.
 func previewCut(s string) bool { return prefixChars(s, previewChars) < len(s) }
 
 // jobStartedResult is the text of a call that became a job: its id, how it
-// runs, and the tools (and resource links) to follow it.
-func (s *Server) jobStartedResult(o outcome) *mcp.CallToolResult {
+// runs, and the tools and resources to follow it: resource links where the
+// session's revision defines them (linksFrom), else a text line naming the
+// same URIs.
+func (s *Server) jobStartedResult(c call, o outcome) *mcp.CallToolResult {
 	n := o.job
 	argv, _ := json.Marshal(n.argv)
 	var b strings.Builder
@@ -91,6 +93,14 @@ func (s *Server) jobStartedResult(o outcome) *mcp.CallToolResult {
 	fmt.Fprintf(&b, " (%s; timeout %ds): %s\n", n.state, int(o.spec.Timeout.Seconds()), argv)
 	fmt.Fprintf(&b, `Follow it: read_output {"id":%q} pages its stdout (add "stream":"stderr", "offset", "wait" up to %d seconds for new output); job_status {"id":%q} says whether it ended; job_kill {"id":%q} stops it.`, n.id, maxWaitSeconds, n.id, n.id)
 	content := []mcp.Content{&mcp.TextContent{Text: b.String()}}
+	if c.protocol != "" && c.protocol < linksFrom {
+		var uris []string
+		for _, stream := range outputs.Streams {
+			uris = append(uris, stream+": "+outputURI(n.id, stream))
+		}
+		content = append(content, &mcp.TextContent{Text: fmt.Sprintf("Job %s resources (resources/read): %s", n.id, strings.Join(uris, ", "))})
+		return &mcp.CallToolResult{Content: content}
+	}
 	for _, stream := range outputs.Streams {
 		content = append(content, &mcp.ResourceLink{URI: outputURI(n.id, stream), Name: n.id + "-" + stream, Title: stream + " of job " + n.id, MIMEType: "text/plain"})
 	}
