@@ -15,8 +15,11 @@ type call struct {
 	argv    []string // as the client sent it
 	dir     *string  // nil = first allowed directory
 	timeout *time.Duration
-	stdin   *string
-	envs    map[string]string
+	// defaultTimeout is the tool's default when timeout is nil (0: the
+	// server's, Limits.DefaultTimeout); a job's is the job maximum.
+	defaultTimeout time.Duration
+	stdin          *string
+	envs           map[string]string
 	// exact makes every argv element data (execute_command): no pipeline,
 	// no redirection.
 	exact bool
@@ -118,6 +121,9 @@ func (s *Server) sandbox() sandboxInfo {
 func (s *Server) spec(c call, pl *plan.Call) *runner.Spec {
 	l := s.opts.Limits
 	spec := &runner.Spec{Plan: pl, OutputLimit: l.OutputLimit, Timeout: l.DefaultTimeout, DrainPastLimit: c.drain, Sandbox: s.opts.Launcher, Lifetime: s.opts.Lifetime}
+	if c.defaultTimeout > 0 {
+		spec.Timeout = min(c.defaultTimeout, l.MaxTimeout)
+	}
 	if c.timeout != nil {
 		spec.Timeout = min(*c.timeout, l.MaxTimeout)
 	}

@@ -236,6 +236,7 @@ func addControl[In any](s *Server, t *mcp.Tool, h control[In]) error {
 	if t.InputSchema, err = encodedSchema(t.Name, schema); err != nil {
 		return err
 	}
+	hint := shapeHint(schema)
 	if t.OutputSchema == nil {
 		out, err := outputSchemaOf(t.Name)
 		if err != nil {
@@ -249,7 +250,7 @@ func addControl[In any](s *Server, t *mcp.Tool, h control[In]) error {
 		var in In
 		if err := decodeArgs(req.Params.Arguments, resolved, &in); err != nil {
 			st.report(outcome{kind: invalidArgs, err: err})
-			return errorResult("Input validation error: " + err.Error()), nil
+			return invalidArguments(err, hint), nil
 		}
 		res, out, o := h(ctx, in)
 		st.report(o)

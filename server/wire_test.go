@@ -3,8 +3,12 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/mcptest"
 )
 
 // request sends one JSON-RPC request of method with params (marshalled)
@@ -102,5 +106,72 @@ func TestJobLinksFollowTheProtocolRevision(t *testing.T) {
 				t.Errorf("the text does not give the job id: %q", text.String())
 			}
 		})
+	}
+}
+
+// TestIntegralNumbersAreIntegers: an integer field takes every JSON
+// spelling of an integer (2.0, 1e3, 1000.0), as JSON Schema's "integer"
+// does; Go's decoder alone refuses them for an int64 with its own text.
+func TestIntegralNumbersAreIntegers(t *testing.T) {
+	t.Parallel()
+	o := testOptions(t, "echo")
+	o.Tools = []string{"shell_execute", "execute_command"}
+	s, _ := newServer(t, o)
+	r := newRawStdio(t, s)
+	for i, tt := range []struct{ args, field string }{
+		{`{"command":["echo","x"],"timeout":2.0}`, ""},
+		{`{"command":["echo","x"],"timeout":2e0}`, ""},
+		{`{"program":"echo","args":["x"],"timeout_ms":1e3}`, "timeout_ms"},
+		{`{"program":"echo","args":["x"],"timeout_ms":1000.0}`, "timeout_ms"},
+		{`{"program":"echo","args":["x"],"timeoutMs":1000.000}`, "timeout_ms"},
+	} {
+		tool := "shell_execute"
+		if strings.Contains(tt.args, "program") {
+			tool = "execute_command"
+		}
+		r.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, i+1, tool, tt.args))
+		res := result(t, r.replyTo(float64(i+1)))
+		if res["isError"] == true {
+			t.Errorf("%s: %v", tt.args, res)
+			continue
+		}
+		if sc, _ := res["structuredContent"].(map[string]any); tt.field != "" && sc[tt.field] != 1000.0 {
+			t.Errorf("%s: %s %v, want 1000", tt.args, tt.field, sc[tt.field])
+		}
+	}
+}
+
+// TestExecJobTimeoutDefaultsToTheJobMaximum: a background execute_command
+// without timeout_ms runs up to the job maximum, as its schema says, not
+// the tool's foreground default (120 s); with one, that one (in either
+// spelling), clamped to the job maximum.
+func TestExecJobTimeoutDefaultsToTheJobMaximum(t *testing.T) {
+	t.Parallel()
+	o := jobOptions(t, "echo")
+	o.Tools = []string{"shell_execute", "execute_command"}
+	o.Jobs.MaxJobTime = 900 * time.Second
+	_, cs, _ := newJobServer(t, o)
+	for _, tt := range []struct {
+		args map[string]any
+		want float64
+	}{
+		{map[string]any{}, 900},
+		{map[string]any{"timeout_ms": 5000}, 5},
+		{map[string]any{"timeoutMs": 7000}, 7},
+		{map[string]any{"timeout_ms": 600000}, 600},
+	} {
+		args := map[string]any{"program": "echo", "background": true}
+		maps.Copy(args, tt.args)
+		_, m := mcptest.CallTool(t, cs, "execute_command", args)
+		_, st := mcptest.CallTool(t, cs, "job_status", map[string]any{"id": m["job_id"]})
+		if st["timeout_seconds"] != tt.want {
+			t.Errorf("%v: job timeout %v, want %v", tt.args, st["timeout_seconds"], tt.want)
+		}
+	}
+	// In the foreground the tool's default applies, clamped to the
+	// server maximum (300 s here).
+	_, m := mcptest.CallTool(t, cs, "execute_command", map[string]any{"program": "echo"})
+	if m["timeout_ms"] != 120000.0 {
+		t.Errorf("foreground timeout_ms %v, want 120000", m["timeout_ms"])
 	}
 }
