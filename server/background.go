@@ -65,6 +65,9 @@ func (s *Server) openBackground(opts *mcp.ServerOptions) error {
 		s.bg.table = jobs.NewTable(j.MaxJobs, maxQueuedJobs)
 	}
 	opts.SubscribeHandler, opts.UnsubscribeHandler = s.bg.subs.subscribe, s.bg.subs.unsubscribe
+	// Set explicitly: the SDK would infer listChanged true from the
+	// template, but resources/list is always empty (resources.go).
+	opts.Capabilities.Resources = &mcp.ResourceCapabilities{Subscribe: true}
 	return nil
 }
 

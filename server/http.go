@@ -199,7 +199,7 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodPost:
 		body, ok := f.readBody(w, r, start)
-		if !ok {
+		if !ok || f.answerUnserved(w, r, body) {
 			return
 		}
 		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))

@@ -90,6 +90,8 @@ type Server struct {
 	carriers carriers
 	// bg is the retained outputs and jobs (background.go).
 	bg background
+	// caps are the capabilities initialize advertises (methods.go).
+	caps *mcp.ServerCapabilities
 }
 
 // New builds the server and registers its tools. It returns an error if a
@@ -114,7 +116,9 @@ func New(o Options) (s *Server, err error) {
 	if err := s.openBackground(sopts); err != nil {
 		return nil, err
 	}
+	s.caps = sopts.Capabilities
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Hardened shell command executor", Version: o.Version}, sopts)
+	s.mcp.AddReceivingMiddleware(s.offeredMiddleware)
 	defer func() {
 		// AddTool panics on schema mistakes; report them as an error.
 		if r := recover(); r != nil {
