@@ -33,6 +33,9 @@ type call struct {
 	// protocol is the revision the call's session speaks (protocolOf):
 	// what its answer may contain.
 	protocol string
+	// session is the MCP session the call came on ("" over stdio and
+	// stateless HTTP): a job it starts keeps the session open.
+	session string
 }
 
 // execute runs c through the policy's decision (policy.Decide, the one

@@ -10,6 +10,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/server/framing"
 )
 
 // The capabilities that offer the client's methods.
@@ -114,7 +116,7 @@ func errorCode(err error) int64 {
 // 202 (JSON-RPC ignores it), and a request without Mcp-Session-Id other
 // than initialize and ping gets HTTP 400 with a JSON-RPC invalid-request
 // error saying to initialize first (the SDK would open a session for it
-// and answer with code 0). It reports whether it answered. Batches, and
+// and answer with code 0), audited like framing.Check's refusals. It reports whether it answered. Batches, and
 // what the stateless handler serves (2026-07-28, which answers unknown
 // methods with -32601 itself), are left to the SDK.
 func (f *front) answerUnserved(w http.ResponseWriter, r *http.Request, body []byte) bool {
@@ -141,7 +143,8 @@ func (f *front) answerUnserved(w http.ResponseWriter, r *http.Request, body []by
 		writeRPCError(w, http.StatusOK, m.ID, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("method not found: %q", method)})
 		return true
 	case call && r.Header.Get(sessionHeader) == "" && method != "initialize" && method != "ping" && m.Params.Meta[mcp.MetaKeyProtocolVersion] == nil:
-		writeRPCError(w, http.StatusBadRequest, m.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
+		id, _ := framing.ParseID(m.ID) // framing.Check passed it
+		f.refuseMessage(w, r, &framing.Refusal{ID: id, Method: method, Code: jsonrpc.CodeInvalidRequest,
 			Message: fmt.Sprintf("invalid request: %q without an Mcp-Session-Id header; send initialize first and then the session id it returns", method)})
 		return true
 	}
