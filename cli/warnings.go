@@ -65,6 +65,9 @@ func warnAtStart(log *slog.Logger, cfg *config.Config) {
 			}
 		}
 	}
+	for _, u := range config.UnknownVariables(os.Environ()) {
+		log.Warn("unknown variable ignored: it is not a setting of this server", "name", u.Name, "nearest", u.Nearest)
+	}
 	if v, ok := os.LookupEnv("MCPGODEBUG"); ok {
 		log.Warn("MCPGODEBUG is set and changes the MCP SDK's behaviour", "MCPGODEBUG", v)
 	}

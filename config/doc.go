@@ -22,4 +22,9 @@
 // separated, entries trimmed, blank entries dropped. The result is a
 // Config with lists sorted or trimmed, patterns compiled and directories
 // resolved.
+//
+// UnknownVariables names the variables of an environment that look like
+// settings but are none of Env's (every MCP_SHELL_* name it does not
+// declare, near spellings of its unprefixed names), each with the nearest
+// declared name, for the start-up warnings.
 package config
