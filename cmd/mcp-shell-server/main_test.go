@@ -576,3 +576,15 @@ func TestUnknownVariablesWarned(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyAllowlistWarned: ALLOW_COMMANDS set to an empty value allows
+// nothing (not the built-in profile), and start-up says so, naming it.
+func TestEmptyAllowlistWarned(t *testing.T) {
+	cmd := exec.Command(binary, t.TempDir())
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "ALLOW_COMMANDS="}
+	cmd.Stdin = strings.NewReader("")
+	out, _ := cmd.CombinedOutput()
+	if !strings.Contains(string(out), "the allowlist is empty") || !strings.Contains(string(out), "set=ALLOW_COMMANDS") || strings.Contains(string(out), "built-in read-only profile\" commands=") {
+		t.Errorf("start-up with ALLOW_COMMANDS empty:\n%s", out)
+	}
+}
