@@ -118,7 +118,11 @@ func plumb(s Spec) (pl *plumbing, err error) {
 		return pl, err
 	}
 	var stderrW *os.File
-	if pl.stderrR, stderrW, err = pl.pipe(s); err != nil {
+	if s.DiscardStderr {
+		if stderrW, err = os.OpenFile(os.DevNull, os.O_WRONLY, 0); err != nil {
+			return pl, &LaunchError{Argv0: s.Plan.Stages[0].Argv[0], Err: err}
+		}
+	} else if pl.stderrR, stderrW, err = pl.pipe(s); err != nil {
 		return pl, err
 	}
 	for i := range pl.files {

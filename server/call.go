@@ -36,6 +36,12 @@ type call struct {
 	// session is the MCP session the call came on ("" over stdio and
 	// stateless HTTP): a job it starts keeps the session open.
 	session string
+	// discardStderr, outputLimit (0: the server's cap; never above it) and
+	// label are shell_execute's capture_stderr, max_output_size and
+	// session_id.
+	discardStderr bool
+	outputLimit   int64
+	label         string
 }
 
 // execute runs c through the policy's decision (policy.Decide, the one
@@ -53,7 +59,7 @@ func (s *Server) execute(ctx context.Context, c call) (o outcome) {
 			spec.StdinFrom.Close() // nil-safe; the runner closed the child's copy
 		}
 	}()
-	o = outcome{spec: spec, sandbox: s.sandbox(), textLimit: s.opts.Limits.TextLimit}
+	o = outcome{spec: spec, sandbox: s.sandbox(), textLimit: s.opts.Limits.TextLimit, keep: s.keepHint()}
 	if pl != nil {
 		o.dir = pl.Dir.Real()
 	}
@@ -123,7 +129,7 @@ func (s *Server) sandbox() sandboxInfo {
 // for a refused call, whose record names them) and the stdin.
 func (s *Server) spec(c call, pl *plan.Call) *runner.Spec {
 	l := s.opts.Limits
-	spec := &runner.Spec{Plan: pl, OutputLimit: l.OutputLimit, Timeout: l.DefaultTimeout, DrainPastLimit: c.drain, Sandbox: s.opts.Launcher, Lifetime: s.opts.Lifetime}
+	spec := &runner.Spec{Plan: pl, OutputLimit: l.OutputLimit, FileLimit: l.RedirectLimit, Timeout: l.DefaultTimeout, DrainPastLimit: c.drain, Sandbox: s.opts.Launcher, Lifetime: s.opts.Lifetime}
 	if c.defaultTimeout > 0 {
 		spec.Timeout = min(c.defaultTimeout, l.MaxTimeout)
 	}
@@ -133,5 +139,9 @@ func (s *Server) spec(c call, pl *plan.Call) *runner.Spec {
 	if c.stdin != nil {
 		spec.Stdin = []byte(*c.stdin)
 	}
+	if c.outputLimit > 0 {
+		spec.OutputLimit = min(c.outputLimit, l.OutputLimit)
+	}
+	spec.DiscardStderr = c.discardStderr
 	return spec
 }

@@ -62,6 +62,9 @@ type Limits struct {
 	DefaultTimeout, MaxTimeout time.Duration
 	// OutputLimit is the cap in bytes per stream (stdout, stderr).
 	OutputLimit int64
+	// RedirectLimit is the cap in bytes of a ">"/">>" file; 0 means
+	// OutputLimit.
+	RedirectLimit int64
 	// TextLimit is the bytes of each stream a shell_execute result's text
 	// carries (head and tail, textlimit.go); 0 means all of it.
 	TextLimit int64

@@ -166,7 +166,7 @@ func TestSchemaErrorText(t *testing.T) {
 	// The reminder is each tool's own, from its schema (it used to name
 	// both tools whatever MCP_SHELL_TOOLS exposed).
 	shapes := map[string]string{
-		"shell_execute":   ` (expected {"command": [string, ...]} with optional "directory" (string), "envs" (object of strings), "stdin" (string), "timeout" (integer >= 1))`,
+		"shell_execute":   ` (expected {"command": [string, ...]} with optional "capture_stderr" (boolean), "directory" (string), "envs" (object of strings), "max_output_size" (integer >= 1), "session_id" (string), "stdin" (string), "timeout" (integer >= 1))`,
 		"execute_command": ` (expected {"program": string} with optional "args" ([string, ...]), "cwd" (string), "stdin" (string), "timeoutMs" (integer 1..600000), "timeout_ms" (integer 1..600000))`,
 	}
 	long := make([]string, MaxArgs+1)
@@ -184,7 +184,7 @@ func TestSchemaErrorText(t *testing.T) {
 		{"shell_execute", map[string]any{"command": []any{}}, `"command" must have at least 1 element, got 0`},
 		{"shell_execute", map[string]any{"command": long}, `"command" must have at most 4096 elements, got 4097`},
 		{"shell_execute", map[string]any{"command": []any{"echo", 1}}, `"command" element 1 must be a string, not a number (1)`},
-		{"shell_execute", map[string]any{"command": []string{"echo"}, "bogus": true}, `unknown field "bogus"; the fields are command, directory, envs, stdin, timeout`},
+		{"shell_execute", map[string]any{"command": []string{"echo"}, "bogus": true}, `unknown field "bogus"; the fields are capture_stderr, command, directory, envs, max_output_size, session_id, stdin, timeout`},
 		{"shell_execute", map[string]any{"command": []string{"echo"}, "timeout": 0}, `"timeout" must be at least 1, got 0`},
 		{"shell_execute", map[string]any{"command": []string{"echo"}, "timeout": "5"}, `"timeout" must be an integer, not a string ("5")`},
 		{"shell_execute", map[string]any{"command": []string{"echo"}, "timeout": 1.5}, `"timeout" must be an integer, not a number (1.5)`},
