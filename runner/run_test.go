@@ -527,3 +527,24 @@ func TestDiscardStderr(t *testing.T) {
 		t.Errorf("Run = %s, stdout %q, stderr %d bytes (%d read)", summary(r), r.Stdout, len(r.Stderr), r.StderrBytes)
 	}
 }
+
+// TestDiscardStdout: with DiscardStdout the last stage writes to
+// /dev/null, so nothing is read or counted, while a ">" file still gets
+// the output.
+func TestDiscardStdout(t *testing.T) {
+	requirePrograms(t, "sh", "head")
+	s := newSpec(t, sh("head -c 300000 /dev/zero"))
+	s.OutputLimit, s.DiscardStdout, s.DiscardStderr = 1000, true, true
+	r, err := Run(t.Context(), s.build(t))
+	if err != nil || r.Outcome != Success || len(r.Stdout) != 0 || r.StdoutBytes != 0 || r.StdoutTruncated {
+		t.Errorf("Run = %s, %v: stdout %d bytes (%d read)", summary(r), err, len(r.Stdout), r.StdoutBytes)
+	}
+	s = newSpec(t, sh("echo kept"))
+	s.DiscardStdout, s.StdoutFile = true, "out.txt"
+	if r, err := Run(t.Context(), s.build(t)); err != nil || r.Outcome != Success {
+		t.Fatalf("Run = %s, %v", summary(r), err)
+	}
+	if b, err := os.ReadFile(filepath.Join(s.Dir.Real(), "out.txt")); string(b) != "kept\n" {
+		t.Errorf("out.txt = %q, %v", b, err)
+	}
+}

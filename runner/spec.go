@@ -37,9 +37,11 @@ type Spec struct {
 	// result, so the group is terminated and the outcome is OutputCapped
 	// with LimitStream "file".
 	FileLimit int64
-	// DiscardStderr gives every stage /dev/null as its standard error:
-	// nothing of it is read, kept or counted (Result.Stderr is empty).
-	DiscardStderr bool
+	// DiscardStderr gives every stage /dev/null as its standard error, and
+	// DiscardStdout the last stage as its standard output unless the plan
+	// has a ">" file: nothing of them is read, kept or counted (the
+	// Result's streams are empty).
+	DiscardStderr, DiscardStdout bool
 	// KillGrace is the pause between SIGTERM and SIGKILL to the process
 	// group; zero means DefaultKillGrace.
 	KillGrace time.Duration

@@ -50,7 +50,9 @@ func supervise(ctx context.Context, s Spec, g *group, pl *plumbing, res *Result)
 	}
 	stderr := &capture{name: "stderr", limit: limit, drain: s.DrainPastLimit, overflow: overflow, live: s.Progress.counter("stderr"), tee: s.StderrTee}
 	var readers sync.WaitGroup
-	readers.Go(func() { stdout.run(pl.stdoutR) })
+	if pl.stdoutR != nil { // nil: DiscardStdout
+		readers.Go(func() { stdout.run(pl.stdoutR) })
+	}
 	if pl.stderrR != nil { // nil: DiscardStderr
 		readers.Go(func() { stderr.run(pl.stderrR) })
 	}
@@ -142,7 +144,9 @@ func stopIO(ioDone <-chan struct{}, pl *plumbing, stdinW *os.File, stdinDone <-c
 	case <-ioDone:
 	case <-t.C:
 		now := time.Now()
-		_ = pl.stdoutR.SetReadDeadline(now)
+		if pl.stdoutR != nil {
+			_ = pl.stdoutR.SetReadDeadline(now)
+		}
 		if pl.stderrR != nil {
 			_ = pl.stderrR.SetReadDeadline(now)
 		}

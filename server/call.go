@@ -73,7 +73,7 @@ func (s *Server) execute(ctx context.Context, c call) (o outcome) {
 		o.kind, o.err = refused, err
 		return o
 	}
-	if c.job.Background {
+	if c.job.Background || c.job.Detached {
 		return s.startJob(c, o, stdin)
 	}
 	return s.run(ctx, c, o)

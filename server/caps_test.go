@@ -147,3 +147,40 @@ func TestSeedParameters(t *testing.T) {
 		t.Errorf("%d records of the labelled job, want its start and end", labelled)
 	}
 }
+
+// TestDetachedJob: detached runs a background job whose output is
+// discarded (nothing retained, the text offers no output to read), whose
+// ">" file is still written, and whose end is audited.
+func TestDetachedJob(t *testing.T) {
+	t.Parallel()
+	o := jobOptions(t, "head")
+	_, cs, buf := newJobServer(t, o)
+	dir := o.Policy.AllowedDirs()[0]
+	r, m := mcptest.CallTool(t, cs, "shell_execute", map[string]any{"command": []string{"head", "-c", "5000000", "/dev/zero"}, "detached": true})
+	id, _ := m["job_id"].(string)
+	if r.IsError || id == "" || !strings.Contains(resultText(r), "Started detached job "+id) || strings.Contains(resultText(r), "read_output") || len(r.Content) != 1 {
+		t.Fatalf("detached start: %q %v", resultText(r), m)
+	}
+	_, st := mcptest.CallTool(t, cs, "job_status", map[string]any{"id": id, "wait": 30})
+	if st["state"] != "exited" || st["exit_code"] != 0.0 || st["stdout_bytes"] != 0.0 || st["detached"] != true {
+		t.Errorf("detached status %v", st)
+	}
+	if _, rd := mcptest.CallTool(t, cs, "read_output", map[string]any{"id": id}); rd["data"] != nil && rd["data"] != "" {
+		t.Errorf("a detached job's output was retained: %v", rd)
+	}
+	_, m = mcptest.CallTool(t, cs, "shell_execute", map[string]any{"command": []string{"head", "-c", "7", "/dev/zero", ">", "out.bin"}, "detached": true})
+	id2, _ := m["job_id"].(string)
+	mcptest.CallTool(t, cs, "job_status", map[string]any{"id": id2, "wait": 30})
+	if fi, err := os.Stat(filepath.Join(dir, "out.bin")); err != nil || fi.Size() != 7 {
+		t.Errorf("a detached job's > file: %v %v", fi, err)
+	}
+	var ended bool
+	for _, rec := range buf.records(t) {
+		if rec["event"] == "job_end" && rec["job_id"] == id && rec["result_type"] == "success" {
+			ended = true
+		}
+	}
+	if !ended {
+		t.Errorf("no job_end record of the detached job")
+	}
+}

@@ -117,6 +117,7 @@ type JobOutput struct {
 	StdinOpen      bool     `json:"stdin_open"`
 	KilledBy       string   `json:"killed_by,omitempty"`
 	SessionID      string   `json:"session_id,omitempty"`
+	Detached       bool     `json:"detached,omitempty"`
 	Error          string   `json:"error,omitempty"`
 	// OutputID is the job's retained output (its own id).
 	OutputID string `json:"output_id"`
@@ -528,7 +529,7 @@ func jobOutput(st jobs.Status) *JobOutput {
 		ID: st.ID, State: string(st.State), Tool: st.Tool, Argv: st.Argv, Directory: st.Dir,
 		ExitCode: st.ExitCode, TimedOut: st.State == jobs.TimedOut, StdoutBytes: st.StdoutBytes, StderrBytes: st.StderrBytes,
 		QueuedAt: rfc3339(st.QueuedAt), TimeoutSeconds: st.Timeout.Seconds(), Adaptive: st.Adaptive,
-		StdinOpen: st.StdinOpen, KilledBy: st.KilledBy, OutputID: st.ID, SessionID: st.SessionID,
+		StdinOpen: st.StdinOpen, KilledBy: st.KilledBy, OutputID: st.ID, SessionID: st.SessionID, Detached: st.Detached,
 	}
 	if out.Argv == nil {
 		out.Argv = []string{}

@@ -16,7 +16,10 @@ import (
 // They exist in the input schema only when the server has jobs (background,
 // stdin_open) or retention (stdin_output_id).
 type JobInput struct {
-	Background    bool    `json:"background,omitempty"`
+	Background bool `json:"background,omitempty"`
+	// Detached is a background job whose output is discarded (seed 002's
+	// detached mode).
+	Detached      bool    `json:"detached,omitempty"`
 	StdinOutputID *string `json:"stdin_output_id,omitempty"`
 	StdinOpen     bool    `json:"stdin_open,omitempty"`
 }
@@ -49,6 +52,7 @@ func (s *Server) withJobInputs(in *jsonschema.Schema) *jsonschema.Schema {
 	out.Properties["stdin_output_id"] = &jsonschema.Schema{Type: "string", Description: "use a retained output's stdout (the output_id or job_id of an earlier, finished call) as standard input, instead of sending it back; not with stdin or \"<\""}
 	if s.bg.table != nil {
 		out.Properties["background"] = &jsonschema.Schema{Type: "boolean", Description: fmt.Sprintf("run as a background job: the call returns a job_id at once; read_output pages the output, job_status and job_kill manage it; timeout defaults to %ds (the job maximum)", int(s.opts.Jobs.MaxJobTime.Seconds()))}
+		out.Properties["detached"] = &jsonschema.Schema{Type: "boolean", Description: "run as a background job whose output is discarded (stdout and stderr go to /dev/null; a \">\" file still gets its output): the call returns a job_id at once; job_status says how it ended, job_kill stops it, and its end is audited like any job's"}
 		out.Properties["stdin_open"] = &jsonschema.Schema{Type: "boolean", Description: "with background: keep the job's standard input open for job_stdin (otherwise it reads end-of-file at once); not with stdin, stdin_output_id or \"<\""}
 	}
 	return &out
@@ -91,6 +95,10 @@ func (s *Server) jobStartedResult(c call, o outcome) *mcp.CallToolResult {
 	var b strings.Builder
 	if n.adaptive {
 		fmt.Fprintf(&b, "The command is still running after %ds and continues as background job %s", int(s.opts.Jobs.Adaptive.Seconds()), n.id)
+	} else if c.job.Detached {
+		fmt.Fprintf(&b, "Started detached job %s (%s; timeout %ds): %s\n", n.id, n.state, int(o.spec.Timeout.Seconds()), argv)
+		fmt.Fprintf(&b, `Its output is discarded. job_status {"id":%q} says whether and how it ended; job_kill {"id":%q} stops it.`, n.id, n.id)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}
 	} else {
 		fmt.Fprintf(&b, "Started background job %s", n.id)
 	}
