@@ -17,8 +17,8 @@ import (
 // stdin_open) or retention (stdin_output_id).
 type JobInput struct {
 	Background bool `json:"background,omitempty"`
-	// Detached is a background job whose output is discarded (seed 002's
-	// detached mode).
+	// Detached is a background job whose output is discarded (the
+	// detached mode of servers with adaptive execution).
 	Detached      bool    `json:"detached,omitempty"`
 	StdinOutputID *string `json:"stdin_output_id,omitempty"`
 	StdinOpen     bool    `json:"stdin_open,omitempty"`

@@ -16,7 +16,7 @@ type ShellInput struct {
 	Envs      map[string]string `json:"envs,omitempty"`
 	// CaptureStderr false discards stderr; MaxOutputSize lowers the
 	// per-stream cap for this call; SessionID labels the call and its job
-	// (seed 002's names).
+	// (the names of servers with adaptive execution).
 	CaptureStderr *bool   `json:"capture_stderr,omitempty"`
 	MaxOutputSize *int64  `json:"max_output_size,omitempty"`
 	SessionID     *string `json:"session_id,omitempty"`
