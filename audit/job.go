@@ -42,6 +42,9 @@ type Job struct {
 	ReadBytes int64
 	// StdinBytes is how many bytes job_stdin wrote.
 	StdinBytes int64
+	// SessionID is the label the client gave the call (shell_execute's
+	// session_id), which its job's records carry too.
+	SessionID string
 }
 
 // attrs are the job fields of a record, each string capped at field
@@ -61,6 +64,7 @@ func (j Job) attrs(field int) []slog.Attr {
 		a = append(a, slog.Bool("adaptive", true))
 	}
 	str("killed_by", j.KilledBy)
+	str("session_id", j.SessionID)
 	if j.Event == EventOutputRead {
 		a = append(a, slog.String("stream", Capped(j.Stream, field)), slog.Int64("offset", j.Offset), slog.Int64("read_bytes", j.ReadBytes))
 	}

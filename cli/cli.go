@@ -220,7 +220,7 @@ func closeWithin(close func(context.Context) error, d time.Duration) {
 // caller adds the audit sink and the logger it opened.
 func serverOptions(cfg *config.Config, launcher *sandbox.Launcher) server.Options {
 	return server.Options{
-		Limits:        server.Limits{DefaultTimeout: cfg.DefaultTimeout, MaxTimeout: cfg.MaxTimeout, OutputLimit: cfg.OutputLimit, TextLimit: cfg.Jobs.TextLimit},
+		Limits:        server.Limits{DefaultTimeout: cfg.DefaultTimeout, MaxTimeout: cfg.MaxTimeout, OutputLimit: cfg.OutputLimit, RedirectLimit: cfg.RedirectLimit, TextLimit: cfg.Jobs.TextLimit},
 		Tools:         cfg.Tools,
 		MaxConcurrent: cfg.MaxConcurrent,
 		Advertised:    server.Allowlist{Commands: cfg.Commands, Patterns: cfg.PatternSources},

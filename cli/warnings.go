@@ -25,7 +25,13 @@ func warnAtStart(log *slog.Logger, cfg *config.Config) {
 		log.Warn("no ALLOW_COMMANDS, ALLOWED_COMMANDS or ALLOW_PATTERNS set: using the built-in read-only profile",
 			"commands", strings.Join(cfg.Commands, ","))
 	} else if len(cfg.Commands) == 0 && len(cfg.Patterns) == 0 {
-		log.Warn("the allowlist is empty: every call will be refused")
+		var set []string
+		for _, name := range []string{"ALLOW_COMMANDS", "ALLOWED_COMMANDS", "ALLOW_PATTERNS"} {
+			if _, ok := os.LookupEnv(name); ok {
+				set = append(set, name)
+			}
+		}
+		log.Warn("the allowlist is empty: every call will be refused (an allowlist variable set to an empty value allows nothing; unset them all for the built-in read-only profile)", "set", strings.Join(set, ","))
 	}
 	for _, c := range cfg.Commands {
 		if name, category, ok := policy.Refused(c); ok {
@@ -64,6 +70,9 @@ func warnAtStart(log *slog.Logger, cfg *config.Config) {
 				log.Warn("the HTTP token file is readable by other users", "file", f, "mode", fi.Mode().Perm().String())
 			}
 		}
+	}
+	for _, u := range config.UnknownVariables(os.Environ()) {
+		log.Warn("unknown variable ignored: it is not a setting of this server", "name", u.Name, "nearest", u.Nearest)
 	}
 	if v, ok := os.LookupEnv("MCPGODEBUG"); ok {
 		log.Warn("MCPGODEBUG is set and changes the MCP SDK's behaviour", "MCPGODEBUG", v)

@@ -47,6 +47,8 @@ type Config struct {
 	MaxTimeout     time.Duration
 	// OutputLimit is the cap in bytes per stream.
 	OutputLimit int64
+	// RedirectLimit is the cap in bytes of a ">"/">>" file.
+	RedirectLimit int64
 
 	ChildEnvAllowlist []string
 	// ChildHome is the children's HOME ("" = none).
@@ -254,6 +256,7 @@ func (cfg *Config) setLimits(env Env) error {
 		{"MCP_SHELL_DEFAULT_TIMEOUT_SECONDS", int64(env.DefaultTimeout)},
 		{"MCP_SHELL_MAX_TIMEOUT_SECONDS", int64(env.MaxTimeout)},
 		{"MCP_SHELL_OUTPUT_LIMIT_BYTES", env.OutputLimit},
+		{"MCP_SHELL_REDIRECT_LIMIT_BYTES", env.RedirectLimit},
 		{"MCP_SHELL_MAX_CONCURRENT", int64(env.MaxConcurrent)},
 	}
 	for _, p := range positive {
@@ -270,7 +273,7 @@ func (cfg *Config) setLimits(env Env) error {
 	}
 	cfg.DefaultTimeout = time.Duration(env.DefaultTimeout) * time.Second
 	cfg.MaxTimeout = time.Duration(env.MaxTimeout) * time.Second
-	cfg.OutputLimit = env.OutputLimit
+	cfg.OutputLimit, cfg.RedirectLimit = env.OutputLimit, env.RedirectLimit
 	return nil
 }
 

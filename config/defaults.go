@@ -20,6 +20,14 @@ const (
 	defaultSandboxNetwork = "family"
 )
 
+// defaultRedirectLimit caps a ">"/">>" file. The file is streamed to
+// disk, never held in memory, so it need not be as small as the captured
+// streams' cap: 64 MiB holds a generated lock file, a sorted log or a
+// build listing many times over, while a runaway writer stops long before
+// it fills a disk (RLIMIT_FSIZE, when set, still applies to the program's
+// own files).
+const defaultRedirectLimit = 64 << 20
+
 // defaultHTTPMaxSessions caps the open MCP sessions over HTTP. Measured
 // (test/fault TestHTTPSessionsBounded): a session opened and abandoned
 // holds about 20 KiB of the server's RSS (19.6 KiB), so 1,024 sessions

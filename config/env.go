@@ -26,14 +26,15 @@ import (
 // rendered into docs/configuration.md and deploy/example.env
 // (internal/docgen), so --help and the documents cannot disagree.
 type Env struct {
-	AllowCommands     NameList `env:"ALLOW_COMMANDS" example:"git,go,make,rg,grep,find,sort" desc:"comma-separated program names to allow (exact match on argv[0]; a name with / matches only that exact path; an entry with whitespace or a shell metacharacter is refused at start-up; a relative name such as ./gradlew is refused, and a program inside an allowed directory runs only by its exact absolute path); with none of ALLOW_COMMANDS, ALLOWED_COMMANDS, ALLOW_PATTERNS set, a built-in read-only profile" group:"Programs"`
+	AllowCommands     NameList `env:"ALLOW_COMMANDS" example:"git,go,make,rg,grep,find,sort" desc:"comma-separated program names to allow (exact match on argv[0]; a name with / matches only that exact path; an entry with whitespace or a shell metacharacter is refused at start-up; a relative name such as ./gradlew is refused, and a program inside an allowed directory runs only by its exact absolute path); with none of ALLOW_COMMANDS, ALLOWED_COMMANDS, ALLOW_PATTERNS set, a built-in read-only profile; set but empty, nothing is allowed" group:"Programs"`
 	AllowedCommands   NameList `env:"ALLOWED_COMMANDS" desc:"alias of ALLOW_COMMANDS; the two lists are united"`
 	AllowPatterns     string   `env:"ALLOW_PATTERNS" example:"git-.*" desc:"comma-separated Go regexps matched in full against argv[0]; whitespace or shell metacharacters are refused at start-up; a pattern admits program names (and absolute paths directly in a PATH directory), never relative paths"`
 	GitSubcommands    NameList `env:"MCP_SHELL_GIT_ALLOW_SUBCOMMANDS" example:"st,lg" desc:"extra git subcommands (e.g. repository aliases) to admit; unknown subcommands are refused otherwise"`
 	AllowedDirs       NameList `env:"MCP_SHELL_ALLOWED_DIRECTORIES" desc:"comma-separated directories calls may run in; positional arguments come first, and the first directory is the default; default: the server's working directory" group:"Directories"`
 	DefaultTimeout    int      `env:"MCP_SHELL_DEFAULT_TIMEOUT_SECONDS" desc:"timeout in seconds when a shell_execute call gives none (execute_command defaults to 120 s, clamped to the maximum)" group:"Limits"`
 	MaxTimeout        int      `env:"MCP_SHELL_MAX_TIMEOUT_SECONDS" desc:"largest timeout in seconds a call may ask for; larger values are clamped"`
-	OutputLimit       int64    `env:"MCP_SHELL_OUTPUT_LIMIT_BYTES" desc:"cap in bytes per captured stream (stdout, stderr); redirected output counts too"`
+	OutputLimit       int64    `env:"MCP_SHELL_OUTPUT_LIMIT_BYTES" desc:"cap in bytes per captured stream (stdout, stderr); a foreground shell_execute call past it is stopped, execute_command and background jobs keep running and discard the rest"`
+	RedirectLimit     int64    `env:"MCP_SHELL_REDIRECT_LIMIT_BYTES" desc:"cap in bytes of a file written by \">\" or \">>\"; a call whose output would pass it is stopped and is an error naming the limit, in the foreground and in the background (the file keeps the bytes written)"`
 	MaxConcurrent     int      `env:"MCP_SHELL_MAX_CONCURRENT" desc:"largest number of calls running at once; further calls wait. A memory and process bound, not a CPU one: each running call holds at most 2 x MCP_SHELL_OUTPUT_LIMIT_BYTES of captured output, so lower it (or the cap) on a small machine"`
 	ChildEnvAllowlist NameList `env:"MCP_SHELL_CHILD_ENV_ALLOWLIST" example:"LANG,LC_ALL" desc:"comma-separated variable names children may inherit or receive through envs; PATH here delegates PATH; names that steer programs (HOME, KUBECONFIG, *_HOME, GOFLAGS, NPM_CONFIG_* ...) are inherited but never accepted per call, and warned about at start-up" group:"Child environment"`
 	ChildHome         string   `env:"MCP_SHELL_CHILD_HOME" desc:"children's HOME (git reads the user's identity from ~/.gitconfig, go keeps its caches under it); default: the server's HOME; none passes no HOME. Children also get USER, LOGNAME, LANG, LC_ALL and LC_CTYPE when the server has them; a call can never set HOME"`
@@ -75,6 +76,7 @@ func defaultEnv() Env {
 		DefaultTimeout:  defaultTimeoutSeconds,
 		MaxTimeout:      maxTimeoutSeconds,
 		OutputLimit:     runner.DefaultOutputLimit,
+		RedirectLimit:   defaultRedirectLimit,
 		SafePath:        childenv.DefaultPath,
 		MaxConcurrent:   defaultMaxConcurrent,
 		AuditLog:        defaultAuditLog,

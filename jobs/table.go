@@ -59,6 +59,10 @@ type Job struct {
 	Dir      string
 	Timeout  time.Duration
 	Adaptive bool
+	// SessionID is the client's label for the job ("" for none).
+	SessionID string
+	// Detached: the job's output is discarded.
+	Detached bool
 	// Progress is the run's live byte counts.
 	Progress *runner.Progress
 	// Stdin is the job's open stdin, or nil.
@@ -88,7 +92,11 @@ type Status struct {
 	Dir      string
 	Timeout  time.Duration
 	Adaptive bool
-	State    State
+	// SessionID is the client's label for the job ("" for none);
+	// Detached: its output is discarded.
+	SessionID string
+	Detached  bool
+	State     State
 	// QueuedAt is when it was submitted; StartedAt and EndedAt are zero
 	// until it starts and ends.
 	QueuedAt, StartedAt, EndedAt time.Time
@@ -111,7 +119,7 @@ func (j *Job) Status() Status {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	st := Status{
-		ID: j.ID, Tool: j.Tool, Argv: j.Argv, Dir: j.Dir, Timeout: j.Timeout, Adaptive: j.Adaptive,
+		ID: j.ID, Tool: j.Tool, Argv: j.Argv, Dir: j.Dir, Timeout: j.Timeout, Adaptive: j.Adaptive, SessionID: j.SessionID, Detached: j.Detached,
 		State: j.state, QueuedAt: j.queued, StartedAt: j.started, EndedAt: j.ended, KilledBy: j.killedBy,
 		StdinOpen: j.Stdin.Open(),
 	}

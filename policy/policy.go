@@ -244,7 +244,7 @@ func splitStages(argv []string) ([]stage, error) {
 			if i == len(argv) {
 				where = "after"
 			}
-			return nil, reject(CodePipeline, min(i, len(argv)-1), "|", "Empty command %s pipe operator (argument %d)", where, min(i, len(argv)-1))
+			return nil, reject(CodePipeline, min(i, len(argv)-1), "|", "Empty command %s pipe operator (argument %d): every \"|\" stands between two commands, so a command line neither starts nor ends with one nor holds two in a row", where, min(i, len(argv)-1))
 		}
 		out = append(out, stage{words: argv[start:i], offset: start})
 		start = i + 1
@@ -267,8 +267,13 @@ func checkName(name string, index int) error {
 	}
 	if strings.Contains(name, "/") {
 		clean := path.Clean(name)
-		if clean != name || slices.Contains(strings.Split(name, "/"), "..") {
-			return reject(CodeUnsafeName, index, name, "Unsafe command name: %q is not a clean path (write it as %q without \"..\")", name, clean)
+		switch {
+		case slices.Contains(strings.Split(name, "/"), ".."):
+			return reject(CodeUnsafeName, index, name, "Unsafe command name: %q climbs with \"..\"; name the program (%q, found through PATH) or give its absolute path", name, path.Base(clean))
+		case clean != name && !path.IsAbs(name):
+			return reject(CodeUnsafeName, index, name, "Unsafe command name: %q is a relative path; name the program (%q, found through PATH) or give its absolute path", name, path.Base(clean))
+		case clean != name:
+			return reject(CodeUnsafeName, index, name, "Unsafe command name: %q is not a clean path; write it as %q", name, clean)
 		}
 	}
 	return nil

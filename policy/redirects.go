@@ -77,10 +77,10 @@ func redirectTarget(words []string, i, at int) (string, error) {
 
 func checkPlacement(op string, first, last bool, at int) error {
 	if op == "<" && !first {
-		return reject(CodeRedirectStage, at, op, "Input redirection %q (argument %d) is only allowed on the first pipeline stage", op, at)
+		return reject(CodeRedirectStage, at, op, "Input redirection %q (argument %d) is only allowed on the first pipeline stage: the others read the stage before them", op, at)
 	}
 	if op != "<" && !last {
-		return reject(CodeRedirectStage, at, op, "Output redirection %q (argument %d) is only allowed on the last pipeline stage", op, at)
+		return reject(CodeRedirectStage, at, op, "Output redirection %q (argument %d) is only allowed on the last pipeline stage: its output would go to the file and the next stage would read nothing; redirect the last stage, or add [\"|\", \"tee\", \"file\"] where tee is allowed", op, at)
 	}
 	return nil
 }

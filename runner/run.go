@@ -114,11 +114,19 @@ func plumb(s Spec) (pl *plumbing, err error) {
 			return pl, err
 		}
 	}
-	if pl.stdoutR, pl.files[n-1][1], err = pl.pipe(s); err != nil {
+	if s.DiscardStdout && s.Plan.StdoutFile == "" {
+		if pl.files[n-1][1], err = pl.devNull(s); err != nil {
+			return pl, err
+		}
+	} else if pl.stdoutR, pl.files[n-1][1], err = pl.pipe(s); err != nil {
 		return pl, err
 	}
 	var stderrW *os.File
-	if pl.stderrR, stderrW, err = pl.pipe(s); err != nil {
+	if s.DiscardStderr {
+		if stderrW, err = pl.devNull(s); err != nil {
+			return pl, err
+		}
+	} else if pl.stderrR, stderrW, err = pl.pipe(s); err != nil {
 		return pl, err
 	}
 	for i := range pl.files {
@@ -147,6 +155,16 @@ func (pl *plumbing) stdin(s Spec) (*os.File, error) {
 	default:
 		f, err = os.Open(os.DevNull)
 	}
+	if err != nil {
+		return nil, &LaunchError{Argv0: s.Plan.Stages[0].Argv[0], Err: err}
+	}
+	return f, nil
+}
+
+// devNull opens /dev/null for a discarded stream, or returns a
+// *LaunchError.
+func (pl *plumbing) devNull(s Spec) (*os.File, error) {
+	f, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	if err != nil {
 		return nil, &LaunchError{Argv0: s.Plan.Stages[0].Argv[0], Err: err}
 	}

@@ -325,6 +325,8 @@ func TestRedirects(t *testing.T) {
 		stdinFile string
 		outFile   string
 		append    bool
+		fileLimit int64
+		drain     bool
 		outcome   Outcome
 		errCode   refusal.Code
 		wantFile  string
@@ -349,8 +351,28 @@ func TestRedirects(t *testing.T) {
 		{name: "redirected output counts toward the cap", stages: [][]string{{"head", "-c", "5000000", "/dev/zero"}}, outFile: "zero.bin",
 			outcome: OutputCapped, check: func(t *testing.T, r Result, dir string) {
 				fi, err := os.Stat(filepath.Join(dir, "zero.bin"))
-				if err != nil || fi.Size() != 1<<20 || r.LimitStream != "stdout" || len(r.Stdout) != 0 {
+				if err != nil || fi.Size() != 1<<20 || r.LimitStream != "file" || len(r.Stdout) != 0 {
 					t.Errorf("file %v %v, LimitStream %q, Stdout %d bytes; want a 1 MiB file", fi.Size(), err, r.LimitStream, len(r.Stdout))
+				}
+			}},
+		{name: "the file's own limit", stages: [][]string{{"head", "-c", "5000000", "/dev/zero"}}, outFile: "zero.bin", fileLimit: 3000,
+			outcome: OutputCapped, check: func(t *testing.T, r Result, dir string) {
+				fi, err := os.Stat(filepath.Join(dir, "zero.bin"))
+				if err != nil || fi.Size() != 3000 || r.LimitStream != "file" {
+					t.Errorf("file %v %v, LimitStream %q; want a 3000-byte file", fi.Size(), err, r.LimitStream)
+				}
+			}},
+		{name: "a file past its limit is never drained", stages: [][]string{{"head", "-c", "5000000", "/dev/zero"}}, outFile: "zero.bin", fileLimit: 3000, drain: true,
+			outcome: OutputCapped, check: func(t *testing.T, r Result, dir string) {
+				fi, err := os.Stat(filepath.Join(dir, "zero.bin"))
+				if err != nil || fi.Size() != 3000 || r.LimitStream != "file" {
+					t.Errorf("file %v %v, LimitStream %q; want a 3000-byte file", fi.Size(), err, r.LimitStream)
+				}
+			}},
+		{name: "a file within its limit, past the stream cap", stages: [][]string{{"head", "-c", "2000000", "/dev/zero"}}, outFile: "zero.bin", fileLimit: 4 << 20,
+			outcome: Success, check: func(t *testing.T, r Result, dir string) {
+				if fi, err := os.Stat(filepath.Join(dir, "zero.bin")); err != nil || fi.Size() != 2000000 {
+					t.Errorf("file %v %v; want all 2000000 bytes", fi, err)
 				}
 			}},
 		{name: "escaping output refused", stages: [][]string{{"echo", "x"}}, outFile: "link_out", errCode: redirect.CodeEscape},
@@ -371,6 +393,7 @@ func TestRedirects(t *testing.T) {
 				t.Fatal(err)
 			}
 			s.StdinFile, s.StdoutFile, s.StdoutAppend = tt.stdinFile, tt.outFile, tt.append
+			s.FileLimit, s.DrainPastLimit = tt.fileLimit, tt.drain
 			r, err := Run(t.Context(), s.build(t))
 			if tt.errCode != "" {
 				if re := refusal.As(err); re == nil || re.Code != tt.errCode || r.Outcome != ProcessError {
@@ -487,4 +510,41 @@ func TestJoinGroupOfExitedLeader(t *testing.T) {
 		_, _ = p1.Wait()
 	}
 	_, _ = p0.Wait()
+}
+
+// TestDiscardStderr: with DiscardStderr no stage's standard error is
+// read or counted, so a flood of it neither reaches the result nor the
+// cap, and stdout is whole.
+func TestDiscardStderr(t *testing.T) {
+	requirePrograms(t, "sh", "head")
+	s := newSpec(t, sh("head -c 300000 /dev/zero >&2; echo out"), []string{"sh", "-c", "cat; echo err >&2"})
+	s.OutputLimit, s.DiscardStderr = 1000, true
+	r, err := Run(t.Context(), s.build(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Outcome != Success || string(r.Stdout) != "out\n" || len(r.Stderr) != 0 || r.StderrBytes != 0 || r.StderrTruncated {
+		t.Errorf("Run = %s, stdout %q, stderr %d bytes (%d read)", summary(r), r.Stdout, len(r.Stderr), r.StderrBytes)
+	}
+}
+
+// TestDiscardStdout: with DiscardStdout the last stage writes to
+// /dev/null, so nothing is read or counted, while a ">" file still gets
+// the output.
+func TestDiscardStdout(t *testing.T) {
+	requirePrograms(t, "sh", "head")
+	s := newSpec(t, sh("head -c 300000 /dev/zero"))
+	s.OutputLimit, s.DiscardStdout, s.DiscardStderr = 1000, true, true
+	r, err := Run(t.Context(), s.build(t))
+	if err != nil || r.Outcome != Success || len(r.Stdout) != 0 || r.StdoutBytes != 0 || r.StdoutTruncated {
+		t.Errorf("Run = %s, %v: stdout %d bytes (%d read)", summary(r), err, len(r.Stdout), r.StdoutBytes)
+	}
+	s = newSpec(t, sh("echo kept"))
+	s.DiscardStdout, s.StdoutFile = true, "out.txt"
+	if r, err := Run(t.Context(), s.build(t)); err != nil || r.Outcome != Success {
+		t.Fatalf("Run = %s, %v", summary(r), err)
+	}
+	if b, err := os.ReadFile(filepath.Join(s.Dir.Real(), "out.txt")); string(b) != "kept\n" {
+		t.Errorf("out.txt = %q, %v", b, err)
+	}
 }

@@ -19,7 +19,7 @@ type Spec struct {
 	// pinned working directory and the "<" and ">"/">>" files, which open
 	// through the directory's os.Root. The runner takes every fact from it
 	// and re-derives none; bytes written to the ">" file still count
-	// toward OutputLimit. Required.
+	// toward FileLimit. Required.
 	Plan *plan.Call
 	// Stdin is fed to the first stage; nil or empty means immediate EOF.
 	// Ignored when the plan has a "<" file.
@@ -31,6 +31,17 @@ type Spec struct {
 	// DrainPastLimit keeps reading a stream past OutputLimit and discards the
 	// excess instead of terminating the process group (execute_command mode).
 	DrainPastLimit bool
+	// FileLimit caps the bytes written to the ">"/">>" file; zero or
+	// negative means OutputLimit. A file that would pass it is never
+	// drained, whatever DrainPastLimit says: a file cut short is no
+	// result, so the group is terminated and the outcome is OutputCapped
+	// with LimitStream "file".
+	FileLimit int64
+	// DiscardStderr gives every stage /dev/null as its standard error, and
+	// DiscardStdout the last stage as its standard output unless the plan
+	// has a ">" file: nothing of them is read, kept or counted (the
+	// Result's streams are empty).
+	DiscardStderr, DiscardStdout bool
 	// KillGrace is the pause between SIGTERM and SIGKILL to the process
 	// group; zero means DefaultKillGrace.
 	KillGrace time.Duration
@@ -101,8 +112,12 @@ type Result struct {
 	StderrBytes     int64
 	StdoutTruncated bool
 	StderrTruncated bool
-	// LimitStream is "stdout" or "stderr" when Outcome is OutputCapped.
+	// LimitStream is "stdout" or "stderr" when Outcome is OutputCapped, or
+	// "file" when the ">"/">>" file reached FileLimit (the file then holds
+	// exactly FileLimit bytes of this run's output); LimitBytes is the
+	// limit it reached.
 	LimitStream string
+	LimitBytes  int64
 	// ExitCode is the last stage's exit status; nil if it was signalled.
 	ExitCode *int
 	// Signal is the last stage's terminating signal name, or "".

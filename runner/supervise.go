@@ -42,10 +42,20 @@ func supervise(ctx context.Context, s Spec, g *group, pl *plumbing, res *Result)
 	}
 	overflow := make(chan string, 2)
 	stdout := &capture{name: "stdout", limit: limit, drain: s.DrainPastLimit, sink: pl.sink, overflow: overflow, live: s.Progress.counter("stdout"), tee: s.StdoutTee}
+	if pl.sink != nil {
+		stdout.name, stdout.drain = "file", false
+		if s.FileLimit > 0 {
+			stdout.limit = s.FileLimit
+		}
+	}
 	stderr := &capture{name: "stderr", limit: limit, drain: s.DrainPastLimit, overflow: overflow, live: s.Progress.counter("stderr"), tee: s.StderrTee}
 	var readers sync.WaitGroup
-	readers.Go(func() { stdout.run(pl.stdoutR) })
-	readers.Go(func() { stderr.run(pl.stderrR) })
+	if pl.stdoutR != nil { // nil: DiscardStdout
+		readers.Go(func() { stdout.run(pl.stdoutR) })
+	}
+	if pl.stderrR != nil { // nil: DiscardStderr
+		readers.Go(func() { stderr.run(pl.stderrR) })
+	}
 	ioDone := make(chan struct{})
 	go func() {
 		readers.Wait()
@@ -82,6 +92,10 @@ func supervise(ctx context.Context, s Spec, g *group, pl *plumbing, res *Result)
 	res.Outcome = outcome
 	if outcome == OutputCapped {
 		res.LimitStream = stream
+		res.LimitBytes = stderr.limit
+		if stream == stdout.name {
+			res.LimitBytes = stdout.limit
+		}
 	}
 	res.Stdout, res.StdoutBytes, res.StdoutTruncated = stdout.buf, stdout.total, stdout.truncated
 	res.Stderr, res.StderrBytes, res.StderrTruncated = stderr.buf, stderr.total, stderr.truncated
@@ -130,8 +144,12 @@ func stopIO(ioDone <-chan struct{}, pl *plumbing, stdinW *os.File, stdinDone <-c
 	case <-ioDone:
 	case <-t.C:
 		now := time.Now()
-		_ = pl.stdoutR.SetReadDeadline(now)
-		_ = pl.stderrR.SetReadDeadline(now)
+		if pl.stdoutR != nil {
+			_ = pl.stdoutR.SetReadDeadline(now)
+		}
+		if pl.stderrR != nil {
+			_ = pl.stderrR.SetReadDeadline(now)
+		}
 		<-ioDone
 	}
 	if stdinW != nil {

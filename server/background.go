@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -65,6 +66,9 @@ func (s *Server) openBackground(opts *mcp.ServerOptions) error {
 		s.bg.table = jobs.NewTable(j.MaxJobs, maxQueuedJobs)
 	}
 	opts.SubscribeHandler, opts.UnsubscribeHandler = s.bg.subs.subscribe, s.bg.subs.unsubscribe
+	// Set explicitly: the SDK would infer listChanged true from the
+	// template, but resources/list is always empty (resources.go).
+	opts.Capabilities.Resources = &mcp.ResourceCapabilities{Subscribe: true}
 	return nil
 }
 
@@ -123,4 +127,16 @@ func (s *Server) jobsDescription() string {
 		return "\nOutput is retained: a result whose text was cut names its output_id, read_output pages it, and stdin_output_id feeds a retained stdout to another command."
 	}
 	return ""
+}
+
+// keepHint says how a call keeps more output than the cap: as a
+// background job, which drains past it and retains up to
+// MCP_SHELL_RETAIN_BYTES per stream (when jobs are on), or by cutting it
+// in the pipeline, or with a ">" file, which has its own limit.
+func (s *Server) keepHint() string {
+	ways := []string{`filter it in a pipeline (["...", "|", "tail", "-n", "200"], "head" or "grep")`, `write it to a file with ">" (MCP_SHELL_REDIRECT_LIMIT_BYTES bounds it)`}
+	if s.bg.table != nil {
+		ways = append([]string{fmt.Sprintf(`run it with "background": true, which keeps the command running and retains up to %d bytes of each stream for read_output (MCP_SHELL_RETAIN_BYTES)`, s.opts.Jobs.Retain.PerStream)}, ways...)
+	}
+	return "to keep more, " + strings.Join(ways, ", or ")
 }

@@ -15,8 +15,11 @@ type call struct {
 	argv    []string // as the client sent it
 	dir     *string  // nil = first allowed directory
 	timeout *time.Duration
-	stdin   *string
-	envs    map[string]string
+	// defaultTimeout is the tool's default when timeout is nil (0: the
+	// server's, Limits.DefaultTimeout); a job's is the job maximum.
+	defaultTimeout time.Duration
+	stdin          *string
+	envs           map[string]string
 	// exact makes every argv element data (execute_command): no pipeline,
 	// no redirection.
 	exact bool
@@ -27,9 +30,18 @@ type call struct {
 	progress *reporter
 	// job is what the call asks of jobs and retained output (jobcall.go).
 	job JobInput
+	// protocol is the revision the call's session speaks (protocolOf):
+	// what its answer may contain.
+	protocol string
 	// session is the MCP session the call came on ("" over stdio and
 	// stateless HTTP): a job it starts keeps the session open.
 	session string
+	// discardStderr, outputLimit (0: the server's cap; never above it) and
+	// label are shell_execute's capture_stderr, max_output_size and
+	// session_id.
+	discardStderr bool
+	outputLimit   int64
+	label         string
 }
 
 // execute runs c through the policy's decision (policy.Decide, the one
@@ -47,7 +59,7 @@ func (s *Server) execute(ctx context.Context, c call) (o outcome) {
 			spec.StdinFrom.Close() // nil-safe; the runner closed the child's copy
 		}
 	}()
-	o = outcome{spec: spec, sandbox: s.sandbox(), textLimit: s.opts.Limits.TextLimit}
+	o = outcome{spec: spec, sandbox: s.sandbox(), textLimit: s.opts.Limits.TextLimit, keep: s.keepHint()}
 	if pl != nil {
 		o.dir = pl.Dir.Real()
 	}
@@ -61,7 +73,7 @@ func (s *Server) execute(ctx context.Context, c call) (o outcome) {
 		o.kind, o.err = refused, err
 		return o
 	}
-	if c.job.Background {
+	if c.job.Background || c.job.Detached {
 		return s.startJob(c, o, stdin)
 	}
 	return s.run(ctx, c, o)
@@ -117,12 +129,19 @@ func (s *Server) sandbox() sandboxInfo {
 // for a refused call, whose record names them) and the stdin.
 func (s *Server) spec(c call, pl *plan.Call) *runner.Spec {
 	l := s.opts.Limits
-	spec := &runner.Spec{Plan: pl, OutputLimit: l.OutputLimit, Timeout: l.DefaultTimeout, DrainPastLimit: c.drain, Sandbox: s.opts.Launcher, Lifetime: s.opts.Lifetime}
+	spec := &runner.Spec{Plan: pl, OutputLimit: l.OutputLimit, FileLimit: l.RedirectLimit, Timeout: l.DefaultTimeout, DrainPastLimit: c.drain, Sandbox: s.opts.Launcher, Lifetime: s.opts.Lifetime}
+	if c.defaultTimeout > 0 {
+		spec.Timeout = min(c.defaultTimeout, l.MaxTimeout)
+	}
 	if c.timeout != nil {
 		spec.Timeout = min(*c.timeout, l.MaxTimeout)
 	}
 	if c.stdin != nil {
 		spec.Stdin = []byte(*c.stdin)
 	}
+	if c.outputLimit > 0 {
+		spec.OutputLimit = min(c.outputLimit, l.OutputLimit)
+	}
+	spec.DiscardStderr = c.discardStderr
 	return spec
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -28,14 +29,25 @@ const (
 const previewChars = 4000
 
 // ExecInput is the execute_command tool's arguments: one program and its
-// arguments, every element data (no pipeline, no redirection).
+// arguments, every element data (no pipeline, no redirection). TimeoutMs
+// is seed 003's spelling of TimeoutMS (timeoutMs), accepted as an alias:
+// a call gives at most one of them.
 type ExecInput struct {
 	Program   string   `json:"program"`
 	Args      []string `json:"args,omitempty"`
 	Cwd       *string  `json:"cwd,omitempty"`
 	TimeoutMS *int64   `json:"timeout_ms,omitempty"`
+	TimeoutMs *int64   `json:"timeoutMs,omitempty"`
 	Stdin     *string  `json:"stdin,omitempty"`
 	JobInput
+}
+
+// timeout is the timeout the call gives in either spelling, or nil.
+func (in ExecInput) timeout() *int64 {
+	if in.TimeoutMS != nil {
+		return in.TimeoutMS
+	}
+	return in.TimeoutMs
 }
 
 // ExecOutput is execute_command's structured result. ExitCode is null when
@@ -67,6 +79,7 @@ func execInputSchema() *jsonschema.Schema {
 			"args":       {Type: "array", MaxItems: jsonschema.Ptr(MaxArgs - 1), Items: &jsonschema.Schema{Type: "string"}, Description: "arguments, each passed exactly as given"},
 			"cwd":        {Type: "string", Description: "working directory inside an allowed directory; relative paths resolve against the first one (the default)"},
 			"timeout_ms": {Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(float64(MaxTimeoutMS)), Description: "timeout in milliseconds (1..600000, default 120000); clamped to the server maximum, and the result's timeout_ms says what applied"},
+			"timeoutMs":  {Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(float64(MaxTimeoutMS)), Description: "the same as timeout_ms (the camelCase spelling of other argv servers); give one of the two"},
 			"stdin":      {Type: "string", Description: "text fed to standard input"},
 		},
 	}
@@ -75,14 +88,21 @@ func execInputSchema() *jsonschema.Schema {
 // execTool is execute_command: a non-zero exit and a timeout are normal
 // results; only refusals and launch failures are tool errors.
 var execTool = tool[ExecInput]{
+	check: func(in ExecInput) error {
+		if in.TimeoutMS != nil && in.TimeoutMs != nil {
+			return errors.New(`give "timeout_ms" or its alias "timeoutMs", not both`)
+		}
+		return nil
+	},
 	call: func(req *mcp.CallToolRequest, in ExecInput) call {
 		c := call{argv: append([]string{in.Program}, in.Args...), dir: in.Cwd, stdin: in.Stdin, exact: true, drain: true, progress: newReporter(req), job: in.JobInput}
-		ms := int64(DefaultTimeoutMS)
-		if in.TimeoutMS != nil {
-			ms = *in.TimeoutMS
+		// Without timeout_ms the default is the tool's own, or for a job
+		// the job maximum (startJob), as the schema says.
+		c.defaultTimeout = DefaultTimeoutMS * time.Millisecond
+		if ms := in.timeout(); ms != nil {
+			d := time.Duration(*ms) * time.Millisecond
+			c.timeout = &d
 		}
-		d := time.Duration(ms) * time.Millisecond
-		c.timeout = &d
 		return c
 	},
 	result: execResult,

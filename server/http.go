@@ -241,6 +241,9 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			f.refuseMessage(w, r, ref)
 			return
 		}
+		if f.answerUnserved(w, r, body) {
+			return
+		}
 		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
 		key := rand.Text()
 		car := &carrier{ctx: r.Context(), session: session, done: make(chan struct{}),

@@ -27,7 +27,7 @@ import (
 func (s *Server) prepareJob(c call, spec *runner.Spec) (*jobs.Input, error) {
 	j, redirected := c.job, spec.Plan.StdinFile != ""
 	switch {
-	case j.StdinOpen && !j.Background:
+	case j.StdinOpen && !j.Background && !j.Detached:
 		return nil, refusal.New(CodeStdin, -1, "", "stdin_open needs background: true (a foreground call's standard input is its stdin argument)")
 	case j.StdinOpen && (c.stdin != nil || j.StdinOutputID != nil || redirected):
 		return nil, refusal.New(CodeStdin, -1, "", "stdin_open cannot be combined with stdin, stdin_output_id or \"<\": send the first input with job_stdin")
@@ -115,8 +115,12 @@ func (s *Server) startJob(c call, o outcome, stdin *jobs.Input) outcome {
 	spec.Progress = &runner.Progress{}
 	out.Persist() // a job's output is in files from its first byte
 	spec.StdoutTee, spec.StderrTee = out.Stdout(), out.Stderr()
+	if c.job.Detached {
+		spec.StdoutTee, spec.StderrTee = nil, nil
+		spec.DiscardStdout, spec.DiscardStderr = true, true
+	}
 	o.outputID = out.ID
-	j := &jobs.Job{ID: out.ID, Tool: c.tool, Argv: c.argv, Dir: o.dir, Timeout: spec.Timeout, Progress: spec.Progress, Stdin: stdin}
+	j := &jobs.Job{ID: out.ID, Tool: c.tool, Argv: c.argv, Dir: o.dir, Timeout: spec.Timeout, SessionID: c.label, Detached: c.job.Detached, Progress: spec.Progress, Stdin: stdin}
 	ctx, cancel := context.WithCancel(s.base)
 	run := func(ctx context.Context) (runner.Result, error) { return runner.Run(ctx, *spec) }
 	s.sessions.jobStarted(c.session) // before Submit: its end hook may run at once
@@ -278,7 +282,7 @@ func (s *Server) handOff(ctx context.Context, c call, o outcome, out *outputs.Ou
 	// its files, and so does every later byte (also if the run ends
 	// before a slot is free: the call's answer then reads the same).
 	out.Persist()
-	j := &jobs.Job{ID: out.ID, Tool: c.tool, Argv: c.argv, Dir: o.dir, Timeout: o.spec.Timeout, Adaptive: true, Progress: o.spec.Progress}
+	j := &jobs.Job{ID: out.ID, Tool: c.tool, Argv: c.argv, Dir: o.dir, Timeout: o.spec.Timeout, Adaptive: true, SessionID: c.label, Progress: o.spec.Progress}
 	s.sessions.jobStarted(c.session) // before Adopt: its end hook may run at once
 	if !s.bg.table.Adopt(ctx, cancel, j, ran, result, s.jobEnded(c, o, out, end)) {
 		s.sessions.jobEnded(c.session)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -15,6 +16,7 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/jobs"
 	"github.com/seed-b63acb1b/mcp-shell-server/outputs"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
+	"github.com/seed-b63acb1b/mcp-shell-server/runner"
 )
 
 // The tools that follow jobs and retained output: read_output (any
@@ -114,6 +116,8 @@ type JobOutput struct {
 	Adaptive       bool     `json:"adaptive"`
 	StdinOpen      bool     `json:"stdin_open"`
 	KilledBy       string   `json:"killed_by,omitempty"`
+	SessionID      string   `json:"session_id,omitempty"`
+	Detached       bool     `json:"detached,omitempty"`
 	Error          string   `json:"error,omitempty"`
 	// OutputID is the job's retained output (its own id).
 	OutputID string `json:"output_id"`
@@ -188,7 +192,9 @@ func (s *Server) addJobTools() error {
 				Name:        "job_list",
 				Title:       "List jobs",
 				Description: fmt.Sprintf("List this server's background jobs, newest first (at most %d), running and ended, until their output expires. Example: {}", maxListed),
-				InputSchema: objectSchema(nil, map[string]*jsonschema.Schema{}),
+				InputSchema: objectSchema(nil, map[string]*jsonschema.Schema{
+					"session_id": {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(maxSessionID), Description: "list only the jobs started with this session_id"},
+				}),
 				Annotations: readOnly("List jobs"),
 			}, func(t *mcp.Tool) error { return addControl(s, t, s.jobList) }},
 			reg{&mcp.Tool{
@@ -244,6 +250,7 @@ func addControl[In any](s *Server, t *mcp.Tool, h control[In]) error {
 	if t.InputSchema, err = encodedSchema(t.Name, schema); err != nil {
 		return err
 	}
+	hint := shapeHint(schema)
 	if t.OutputSchema == nil {
 		out, err := outputSchemaOf(t.Name)
 		if err != nil {
@@ -258,7 +265,7 @@ func addControl[In any](s *Server, t *mcp.Tool, h control[In]) error {
 		var in In
 		if err := decodeArgs(req.Params.Arguments, resolved, &in); err != nil {
 			st.report(outcome{kind: invalidArgs, err: err})
-			return errorResult("Input validation error: " + err.Error()), nil
+			return invalidArguments(err, hint), nil
 		}
 		if recorded && st.admitErr != nil {
 			st.report(outcome{kind: auditRefused, err: st.admitErr})
@@ -434,8 +441,16 @@ func (s *Server) jobStatus(ctx context.Context, in JobStatusInput) (*mcp.CallToo
 	return textResult(jobLine(out)), out, o
 }
 
-func (s *Server) jobList(context.Context, struct{}) (*mcp.CallToolResult, any, outcome) {
+// JobListInput is job_list's arguments.
+type JobListInput struct {
+	SessionID *string `json:"session_id,omitempty"`
+}
+
+func (s *Server) jobList(_ context.Context, in JobListInput) (*mcp.CallToolResult, any, outcome) {
 	all := s.bg.table.List()
+	if in.SessionID != nil {
+		all = slices.DeleteFunc(all, func(st jobs.Status) bool { return st.SessionID != *in.SessionID })
+	}
 	running, queued := s.bg.table.Counts()
 	out := &JobListOutput{Jobs: []JobOutput{}, Running: running, Queued: queued, MaxRunning: s.opts.Jobs.MaxJobs}
 	var b strings.Builder
@@ -514,7 +529,7 @@ func jobOutput(st jobs.Status) *JobOutput {
 		ID: st.ID, State: string(st.State), Tool: st.Tool, Argv: st.Argv, Directory: st.Dir,
 		ExitCode: st.ExitCode, TimedOut: st.State == jobs.TimedOut, StdoutBytes: st.StdoutBytes, StderrBytes: st.StderrBytes,
 		QueuedAt: rfc3339(st.QueuedAt), TimeoutSeconds: st.Timeout.Seconds(), Adaptive: st.Adaptive,
-		StdinOpen: st.StdinOpen, KilledBy: st.KilledBy, OutputID: st.ID,
+		StdinOpen: st.StdinOpen, KilledBy: st.KilledBy, OutputID: st.ID, SessionID: st.SessionID, Detached: st.Detached,
 	}
 	if out.Argv == nil {
 		out.Argv = []string{}
@@ -524,6 +539,9 @@ func jobOutput(st jobs.Status) *JobOutput {
 	}
 	if st.Err != nil {
 		out.Error = st.Err.Error()
+	}
+	if r := st.Result; r.Outcome == runner.OutputCapped && r.LimitStream == "file" {
+		out.Error = fmt.Sprintf(`its ">" file exceeded the redirect limit of %d bytes (MCP_SHELL_REDIRECT_LIMIT_BYTES): the job was stopped and the file holds only the first %d bytes of its output`, r.LimitBytes, r.LimitBytes)
 	}
 	if !st.StartedAt.IsZero() {
 		out.StartedAt = ptr(rfc3339(st.StartedAt))

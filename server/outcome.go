@@ -85,6 +85,8 @@ type outcome struct {
 	// (0: all); outputID names the call's retained output ("" for none).
 	textLimit int64
 	outputID  string
+	// keep is how to keep an output past the cap (Server.keepHint).
+	keep string
 	// retained is what the output store kept of a finished call's
 	// streams (nil: unknown, or nothing retained), so a result points to
 	// read_output only for bytes that are there.
@@ -161,13 +163,13 @@ func auditRecord(c call, o outcome) audit.Record {
 		if o.plan != nil {
 			r.ChildEnv = o.plan.EnvNames()
 		}
-		r.StdoutN, r.StderrN = kept(o.run.StdoutBytes, o.spec), kept(o.run.StderrBytes, o.spec)
+		r.StdoutN, r.StderrN = kept(o.run.StdoutBytes, o.spec, true), kept(o.run.StderrBytes, o.spec, false)
 		// The status the client was given: for a pipeline, its first
 		// failing stage's.
 		ps := pipelineStatus(o.run)
 		r.ReturnCode, r.Signal = ps.exitCode, ps.signal
 	}
-	r.Job.OutputID = o.outputID
+	r.Job.OutputID, r.Job.SessionID = o.outputID, c.label
 	if n := o.job; n != nil {
 		r.Job.JobID, r.Job.Adaptive, r.Job.KilledBy, r.Job.StdinBytes = n.id, n.adaptive, n.killedBy, n.stdinBytes
 		switch {
@@ -195,11 +197,15 @@ func auditRecord(c call, o outcome) audit.Record {
 
 // kept is how many of a stream's read bytes the call kept, in the result
 // or the ">" file: the runner keeps the first OutputLimit bytes (its
-// default when unset) and discards the rest.
-func kept(read int64, spec *runner.Spec) int64 {
+// default when unset) and discards the rest; stdout going to a ">" file
+// keeps up to FileLimit, when set.
+func kept(read int64, spec *runner.Spec, stdout bool) int64 {
 	limit := int64(runner.DefaultOutputLimit)
 	if spec != nil && spec.OutputLimit > 0 {
 		limit = spec.OutputLimit
+	}
+	if stdout && spec != nil && spec.Plan != nil && spec.Plan.StdoutFile != "" && spec.FileLimit > 0 {
+		limit = spec.FileLimit
 	}
 	return min(read, limit)
 }

@@ -6,6 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -16,7 +20,10 @@ import (
 // before it started) becomes its result. Refusals, launch failures and
 // schema failures are answered the same way for every tool.
 type tool[In any] struct {
-	call func(req *mcp.CallToolRequest, in In) call
+	// check, when not nil, refuses decoded arguments the schema cannot
+	// express (two spellings of one field); its error is the sentence.
+	check func(in In) error
+	call  func(req *mcp.CallToolRequest, in In) call
 	// result returns the client's result and, when not nil, the
 	// structured content.
 	result func(o outcome) (*mcp.CallToolResult, any)
@@ -41,15 +48,20 @@ func addTool[In any](s *Server, t *mcp.Tool, h tool[In]) error {
 	if t.InputSchema, err = encodedSchema(t.Name, schema); err != nil {
 		return err
 	}
+	hint := shapeHint(schema)
 	s.mcp.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		st := stateFrom(ctx)
 		var in In
-		if err := decodeArgs(req.Params.Arguments, resolved, &in); err != nil {
+		err := decodeArgs(req.Params.Arguments, resolved, &in)
+		if err == nil && h.check != nil {
+			err = h.check(in)
+		}
+		if err != nil {
 			st.report(outcome{kind: invalidArgs, err: err, raw: req.Params.Arguments})
-			return invalidArguments(err), nil
+			return invalidArguments(err, hint), nil
 		}
 		st.call = h.call(req, in)
-		st.call.tool, st.call.session = t.Name, sessionID(req)
+		st.call.tool, st.call.protocol, st.call.session = t.Name, protocolOf(req), sessionID(req)
 		if st.admitErr != nil {
 			st.report(outcome{kind: auditRefused, err: st.admitErr})
 			return errorResult("Error executing command: the server cannot write this call's audit record right now, so the call was not run"), nil
@@ -60,17 +72,16 @@ func addTool[In any](s *Server, t *mcp.Tool, h tool[In]) error {
 			return errorResult("Error executing command: " + o.err.Error()), nil
 		}
 		res, out := h.result(o)
-		return withStructured(ctx, st, s.withRetained(o, res, out), out)
+		return withStructured(ctx, st, s.withRetained(st.call, o, res, out), out)
 	})
 	return nil
 }
 
 // invalidArguments is the client's text for arguments that failed the
 // schema: the reference's "Input validation error:" prefix, the
-// validator's detail, and a reminder of the expected shape.
-func invalidArguments(err error) *mcp.CallToolResult {
-	return errorResult("Input validation error: " + err.Error() +
-		` (expected {"command": ["program", "arg", ...]} with optional "stdin", "directory", "timeout" (integer seconds >= 1), "envs"; execute_command takes "program", "args", "cwd", "timeout_ms" (1..600000), "stdin")`)
+// validator's detail, and a reminder of the tool's shape (shapeHint).
+func invalidArguments(err error, hint string) *mcp.CallToolResult {
+	return errorResult("Input validation error: " + err.Error() + hint)
 }
 
 // withStructured sets out as res's structured content (setStructured).
@@ -102,8 +113,93 @@ func decodeArgs(raw json.RawMessage, resolved *jsonschema.Resolved, in any) erro
 		}
 		return err
 	}
-	if err := json.Unmarshal(raw, in); err != nil {
+	if err := wholeNumbers(resolved.Schema(), v); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(raw, in); err == nil {
+		return nil
+	} else if !isNumberType(err) {
+		return fmt.Errorf("decoding arguments: %w", err)
+	}
+	// An integer spelt as JSON allows but Go's decoder does not (2.0,
+	// 1e3): wholeNumbers made each one an int64 in v.
+	canonical, err := json.Marshal(v)
+	if err == nil {
+		err = json.Unmarshal(canonical, in)
+	}
+	if err != nil {
 		return fmt.Errorf("decoding arguments: %w", err)
 	}
 	return nil
+}
+
+// wholeNumbers replaces, in a validated arguments object, the value of
+// each integer field by the int64 it spells: JSON Schema's "integer" is
+// any number with a zero fraction (2.0 and 1e3 are integers), which Go's
+// decoder would refuse for an int64. A value past int64 is refused with a
+// sentence naming the field.
+func wholeNumbers(schema *jsonschema.Schema, v any) error {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	for name, prop := range schema.Properties {
+		f, isNumber := obj[name].(float64)
+		if !isNumber || prop.Type != "integer" {
+			continue
+		}
+		if f >= math.MaxInt64 || f < math.MinInt64 {
+			return fmt.Errorf("%q must be at most %d, got %s", name, int64(math.MaxInt64), number(f))
+		}
+		obj[name] = int64(f)
+	}
+	return nil
+}
+
+// isNumberType reports a decoding error about a JSON number.
+func isNumberType(err error) bool {
+	var te *json.UnmarshalTypeError
+	return errors.As(err, &te) && strings.HasPrefix(te.Value, "number")
+}
+
+// shapeHint reminds a client of a tool's arguments, from its input schema:
+// the required fields, then the optional ones with their types and bounds.
+func shapeHint(schema *jsonschema.Schema) string {
+	var req, opt []string
+	for _, name := range schema.Required {
+		req = append(req, fmt.Sprintf("%q: %s", name, typeHint(schema.Properties[name])))
+	}
+	for _, name := range slices.Sorted(maps.Keys(schema.Properties)) {
+		if !slices.Contains(schema.Required, name) {
+			opt = append(opt, fmt.Sprintf("%q (%s)", name, typeHint(schema.Properties[name])))
+		}
+	}
+	hint := " (expected {" + strings.Join(req, ", ") + "}"
+	if len(opt) > 0 {
+		hint += " with optional " + strings.Join(opt, ", ")
+	}
+	return hint + ")"
+}
+
+// typeHint is a property's type as shapeHint shows it.
+func typeHint(p *jsonschema.Schema) string {
+	switch {
+	case p == nil:
+		return "any"
+	case p.Type == "array" && p.Items != nil:
+		return "[" + p.Items.Type + ", ...]"
+	case p.Type == "object" && p.AdditionalProperties != nil && p.AdditionalProperties.Type != "":
+		return "object of " + p.AdditionalProperties.Type + "s"
+	case len(p.Enum) > 0:
+		var vs []string
+		for _, e := range p.Enum {
+			vs = append(vs, fmt.Sprintf("%q", e))
+		}
+		return strings.Join(vs, " or ")
+	case p.Minimum != nil && p.Maximum != nil:
+		return fmt.Sprintf("%s %s..%s", p.Type, number(*p.Minimum), number(*p.Maximum))
+	case p.Minimum != nil:
+		return fmt.Sprintf("%s >= %s", p.Type, number(*p.Minimum))
+	}
+	return p.Type
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -142,8 +143,58 @@ func (s *Server) readAuditMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		o.lifetime = s.opts.Lifetime.Mechanism()
 		ticket.Log(ctx, auditRecord(call{tool: "resources/read"}, o))
+		if r, ok := res.(*mcp.ReadResourceResult); ok && err == nil && emptyText(r) {
+			return keptText{r}, nil
+		}
 		return res, err
 	}
+}
+
+// emptyText reports a result with a content that is an empty text.
+func emptyText(r *mcp.ReadResourceResult) bool {
+	for _, c := range r.Contents {
+		if c.Text == "" && c.Blob == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// keptText is a resources/read result whose empty texts are sent as
+// "text": "". The SDK's ResourceContents leaves out an empty Text
+// (omitempty, go-sdk v1.8.0), and a content with neither text nor blob is
+// invalid (MCP: TextResourceContents requires text; the TypeScript SDK
+// 1.32.2 rejects the result: invalid_union at contents[0].text): the read
+// of an empty stream, such as most jobs' stderr, would fail. The embedded
+// result keeps the SDK's methods (mcp.Result) and its own encoding.
+type keptText struct{ *mcp.ReadResourceResult }
+
+// MarshalJSON is the result's own encoding with "text": "" added to each
+// content that has neither text nor blob.
+func (r keptText) MarshalJSON() ([]byte, error) {
+	b, err := r.ReadResourceResult.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	var top map[string]json.RawMessage
+	var contents []map[string]json.RawMessage
+	if err := json.Unmarshal(b, &top); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(top["contents"], &contents); err != nil {
+		return nil, err
+	}
+	for _, c := range contents {
+		_, text := c["text"]
+		_, blob := c["blob"]
+		if !text && !blob {
+			c["text"] = json.RawMessage(`""`)
+		}
+	}
+	if top["contents"], err = json.Marshal(contents); err != nil {
+		return nil, err
+	}
+	return json.Marshal(top)
 }
 
 // subscriptions are the shell-output URIs sessions subscribed to, and the

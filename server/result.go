@@ -20,7 +20,7 @@ import (
 // as view shows it (the text limit); the structured output keeps all.
 func shape(res runner.Result, spec *runner.Spec, view textView) (*mcp.CallToolResult, *ShellOutput) {
 	out := structured(res)
-	head := headline(res, spec)
+	head := headline(res, spec, view.keep)
 	texts := []string{view.stream("stdout", res.Stdout, out.Stdout), view.stream("stderr", res.Stderr, out.Stderr)}
 	if head == "" {
 		content := []mcp.Content{}
@@ -41,13 +41,24 @@ func shape(res runner.Result, spec *runner.Spec, view textView) (*mcp.CallToolRe
 }
 
 // headline says why a run is an error, or "" when it succeeded: exit
-// status 0, for a pipeline as judged by pipelineStatus.
-func headline(res runner.Result, spec *runner.Spec) string {
+// status 0, for a pipeline as judged by pipelineStatus. keep is the ways
+// to keep an output past the cap (keepHint), said when a stream hit it.
+func headline(res runner.Result, spec *runner.Spec, keep string) string {
 	switch res.Outcome {
 	case runner.TimedOut:
 		return fmt.Sprintf("Command timed out after %d seconds", int(spec.Timeout.Seconds()))
 	case runner.OutputCapped:
-		return fmt.Sprintf("%s exceeded output limit of %d bytes", res.LimitStream, spec.OutputLimit)
+		if res.LimitStream == "file" {
+			limit := res.LimitBytes
+			return fmt.Sprintf("output redirected to %q exceeded the redirect limit of %d bytes (MCP_SHELL_REDIRECT_LIMIT_BYTES): the command was stopped and the file holds only the first %d bytes of its output", spec.Plan.StdoutFile, limit, limit)
+		}
+		// The reference's sentence first; then what was lost: the group
+		// was stopped at the cap, so the rest was never produced.
+		why := fmt.Sprintf("%s exceeded output limit of %d bytes: the command was stopped there, so its %s past the first %d bytes is lost, and how much more it would have written is unknown", res.LimitStream, spec.OutputLimit, res.LimitStream, spec.OutputLimit)
+		if keep != "" {
+			why += "; " + keep
+		}
+		return why
 	case runner.Cancelled:
 		return "Command cancelled (the client cancelled the call or the server is shutting down)"
 	}

@@ -54,7 +54,7 @@ func TestPipelineStatus(t *testing.T) {
 	}
 	spec := &runner.Spec{Timeout: 30e9, OutputLimit: 1024}
 	for _, tt := range tests {
-		if got := headline(tt.res, spec); got != tt.headline {
+		if got := headline(tt.res, spec, ""); got != tt.headline {
 			t.Errorf("%s: headline %q, want %q", tt.name, got, tt.headline)
 		}
 		out := structured(tt.res)

@@ -16,7 +16,10 @@ import (
 // They exist in the input schema only when the server has jobs (background,
 // stdin_open) or retention (stdin_output_id).
 type JobInput struct {
-	Background    bool    `json:"background,omitempty"`
+	Background bool `json:"background,omitempty"`
+	// Detached is a background job whose output is discarded (the
+	// detached mode of servers with adaptive execution).
+	Detached      bool    `json:"detached,omitempty"`
 	StdinOutputID *string `json:"stdin_output_id,omitempty"`
 	StdinOpen     bool    `json:"stdin_open,omitempty"`
 }
@@ -49,6 +52,7 @@ func (s *Server) withJobInputs(in *jsonschema.Schema) *jsonschema.Schema {
 	out.Properties["stdin_output_id"] = &jsonschema.Schema{Type: "string", Description: "use a retained output's stdout (the output_id or job_id of an earlier, finished call) as standard input, instead of sending it back; not with stdin or \"<\""}
 	if s.bg.table != nil {
 		out.Properties["background"] = &jsonschema.Schema{Type: "boolean", Description: fmt.Sprintf("run as a background job: the call returns a job_id at once; read_output pages the output, job_status and job_kill manage it; timeout defaults to %ds (the job maximum)", int(s.opts.Jobs.MaxJobTime.Seconds()))}
+		out.Properties["detached"] = &jsonschema.Schema{Type: "boolean", Description: "run as a background job whose output is discarded (stdout and stderr go to /dev/null; a \">\" file still gets its output): the call returns a job_id at once; job_status says how it ended, job_kill stops it, and its end is audited like any job's"}
 		out.Properties["stdin_open"] = &jsonschema.Schema{Type: "boolean", Description: "with background: keep the job's standard input open for job_stdin (otherwise it reads end-of-file at once); not with stdin, stdin_output_id or \"<\""}
 	}
 	return &out
@@ -58,7 +62,7 @@ func (s *Server) withJobInputs(in *jsonschema.Schema) *jsonschema.Schema {
 // and jobs: the output_id in the structured content, a pointer to it in
 // execute_command's text when a preview was cut, and for a call that
 // became a job the text and resource links that say how to follow it.
-func (s *Server) withRetained(o outcome, res *mcp.CallToolResult, out any) *mcp.CallToolResult {
+func (s *Server) withRetained(c call, o outcome, res *mcp.CallToolResult, out any) *mcp.CallToolResult {
 	r, ok := out.(retainer)
 	if !ok {
 		return res
@@ -67,7 +71,7 @@ func (s *Server) withRetained(o outcome, res *mcp.CallToolResult, out any) *mcp.
 	f.OutputID = o.outputID
 	if o.kind == startedJob && o.job != nil {
 		f.JobID, f.JobState = o.job.id, o.job.state
-		return s.jobStartedResult(o)
+		return s.jobStartedResult(c, o)
 	}
 	if eo, isExec := out.(*ExecOutput); isExec && o.outputID != "" && (previewCut(eo.Stdout) || previewCut(eo.Stderr)) {
 		what := "the whole output is retained"
@@ -82,19 +86,33 @@ func (s *Server) withRetained(o outcome, res *mcp.CallToolResult, out any) *mcp.
 func previewCut(s string) bool { return prefixChars(s, previewChars) < len(s) }
 
 // jobStartedResult is the text of a call that became a job: its id, how it
-// runs, and the tools (and resource links) to follow it.
-func (s *Server) jobStartedResult(o outcome) *mcp.CallToolResult {
+// runs, and the tools and resources to follow it: resource links where the
+// session's revision defines them (linksFrom), else a text line naming the
+// same URIs.
+func (s *Server) jobStartedResult(c call, o outcome) *mcp.CallToolResult {
 	n := o.job
 	argv, _ := json.Marshal(n.argv)
 	var b strings.Builder
 	if n.adaptive {
 		fmt.Fprintf(&b, "The command is still running after %ds and continues as background job %s", int(s.opts.Jobs.Adaptive.Seconds()), n.id)
+	} else if c.job.Detached {
+		fmt.Fprintf(&b, "Started detached job %s (%s; timeout %ds): %s\n", n.id, n.state, int(o.spec.Timeout.Seconds()), argv)
+		fmt.Fprintf(&b, `Its output is discarded. job_status {"id":%q} says whether and how it ended; job_kill {"id":%q} stops it.`, n.id, n.id)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}
 	} else {
 		fmt.Fprintf(&b, "Started background job %s", n.id)
 	}
 	fmt.Fprintf(&b, " (%s; timeout %ds): %s\n", n.state, int(o.spec.Timeout.Seconds()), argv)
 	fmt.Fprintf(&b, `Follow it: read_output {"id":%q} pages its stdout (add "stream":"stderr", "offset", "wait" up to %d seconds for new output); job_status {"id":%q} says whether it ended; job_kill {"id":%q} stops it.`, n.id, maxWaitSeconds, n.id, n.id)
 	content := []mcp.Content{&mcp.TextContent{Text: b.String()}}
+	if c.protocol != "" && c.protocol < linksFrom {
+		var uris []string
+		for _, stream := range outputs.Streams {
+			uris = append(uris, stream+": "+outputURI(n.id, stream))
+		}
+		content = append(content, &mcp.TextContent{Text: fmt.Sprintf("Job %s resources (resources/read): %s", n.id, strings.Join(uris, ", "))})
+		return &mcp.CallToolResult{Content: content}
+	}
 	for _, stream := range outputs.Streams {
 		content = append(content, &mcp.ResourceLink{URI: outputURI(n.id, stream), Name: n.id + "-" + stream, Title: stream + " of job " + n.id, MIMEType: "text/plain"})
 	}

@@ -14,6 +14,12 @@ type ShellInput struct {
 	Directory *string           `json:"directory,omitempty"`
 	Timeout   *int64            `json:"timeout,omitempty"`
 	Envs      map[string]string `json:"envs,omitempty"`
+	// CaptureStderr false discards stderr; MaxOutputSize lowers the
+	// per-stream cap for this call; SessionID labels the call and its job
+	// (the names of servers with adaptive execution).
+	CaptureStderr *bool   `json:"capture_stderr,omitempty"`
+	MaxOutputSize *int64  `json:"max_output_size,omitempty"`
+	SessionID     *string `json:"session_id,omitempty"`
 	JobInput
 }
 
@@ -71,9 +77,19 @@ func shellInputSchema() *jsonschema.Schema {
 				Description:          "environment variables for the command; only names in the server's MCP_SHELL_CHILD_ENV_ALLOWLIST are accepted",
 				AdditionalProperties: &jsonschema.Schema{Type: "string"},
 			},
+			"capture_stderr":  {Type: "boolean", Description: "false discards the command's standard error: it is not returned, retained or counted against the output cap (default true)"},
+			"max_output_size": {Type: "integer", Minimum: jsonschema.Ptr(1.0), Description: "cap in bytes per captured stream for this call (stdout, stderr); at most, and by default, the server's cap: larger values are clamped"},
+			"session_id":      {Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(maxSessionID), Pattern: sessionIDPattern, Description: "a label (letters, digits, . _ - :) grouping related calls and jobs: job_list's session_id lists only the jobs that carry it, and the audit records carry it"},
 		},
 	}
 }
+
+// maxSessionID and sessionIDPattern bound a session_id label: short, and
+// of characters that need no quoting in a log line or a list.
+const (
+	maxSessionID     = 128
+	sessionIDPattern = `^[A-Za-z0-9._:-]+$`
+)
 
 func shellOutputSchema() (*jsonschema.Schema, error) {
 	return jsonschema.For[ShellOutput](nil)

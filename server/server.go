@@ -62,6 +62,9 @@ type Limits struct {
 	DefaultTimeout, MaxTimeout time.Duration
 	// OutputLimit is the cap in bytes per stream (stdout, stderr).
 	OutputLimit int64
+	// RedirectLimit is the cap in bytes of a ">"/">>" file; 0 means
+	// OutputLimit.
+	RedirectLimit int64
 	// TextLimit is the bytes of each stream a shell_execute result's text
 	// carries (head and tail, textlimit.go); 0 means all of it.
 	TextLimit int64
@@ -90,6 +93,8 @@ type Server struct {
 	carriers carriers
 	// bg is the retained outputs and jobs (background.go).
 	bg background
+	// caps are the capabilities initialize advertises (methods.go).
+	caps *mcp.ServerCapabilities
 	// sessions bounds the HTTP sessions (sessions.go); nil over stdio.
 	sessions *sessionTable
 }
@@ -116,7 +121,9 @@ func New(o Options) (s *Server, err error) {
 	if err := s.openBackground(sopts); err != nil {
 		return nil, err
 	}
+	s.caps = sopts.Capabilities
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Hardened shell command executor", Version: o.Version}, sopts)
+	s.mcp.AddReceivingMiddleware(s.offeredMiddleware)
 	defer func() {
 		// AddTool panics on schema mistakes; report them as an error.
 		if r := recover(); r != nil {

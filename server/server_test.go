@@ -163,7 +163,12 @@ func TestSchemaErrorText(t *testing.T) {
 	o.Tools = []string{"shell_execute", "execute_command"}
 	s, _ := newServer(t, o)
 	cs := connect(t, s)
-	const shape = ` (expected {"command": ["program", "arg", ...]} with optional "stdin", "directory", "timeout" (integer seconds >= 1), "envs"; execute_command takes "program", "args", "cwd", "timeout_ms" (1..600000), "stdin")`
+	// The reminder is each tool's own, from its schema (it used to name
+	// both tools whatever MCP_SHELL_TOOLS exposed).
+	shapes := map[string]string{
+		"shell_execute":   ` (expected {"command": [string, ...]} with optional "capture_stderr" (boolean), "directory" (string), "envs" (object of strings), "max_output_size" (integer >= 1), "session_id" (string), "stdin" (string), "timeout" (integer >= 1))`,
+		"execute_command": ` (expected {"program": string} with optional "args" ([string, ...]), "cwd" (string), "stdin" (string), "timeoutMs" (integer 1..600000), "timeout_ms" (integer 1..600000))`,
+	}
 	long := make([]string, MaxArgs+1)
 	for i := range long {
 		long[i] = "x"
@@ -179,7 +184,7 @@ func TestSchemaErrorText(t *testing.T) {
 		{"shell_execute", map[string]any{"command": []any{}}, `"command" must have at least 1 element, got 0`},
 		{"shell_execute", map[string]any{"command": long}, `"command" must have at most 4096 elements, got 4097`},
 		{"shell_execute", map[string]any{"command": []any{"echo", 1}}, `"command" element 1 must be a string, not a number (1)`},
-		{"shell_execute", map[string]any{"command": []string{"echo"}, "bogus": true}, `unknown field "bogus"; the fields are command, directory, envs, stdin, timeout`},
+		{"shell_execute", map[string]any{"command": []string{"echo"}, "bogus": true}, `unknown field "bogus"; the fields are capture_stderr, command, directory, envs, max_output_size, session_id, stdin, timeout`},
 		{"shell_execute", map[string]any{"command": []string{"echo"}, "timeout": 0}, `"timeout" must be at least 1, got 0`},
 		{"shell_execute", map[string]any{"command": []string{"echo"}, "timeout": "5"}, `"timeout" must be an integer, not a string ("5")`},
 		{"shell_execute", map[string]any{"command": []string{"echo"}, "timeout": 1.5}, `"timeout" must be an integer, not a number (1.5)`},
@@ -190,9 +195,12 @@ func TestSchemaErrorText(t *testing.T) {
 		{"execute_command", map[string]any{"program": "echo", "timeout_ms": 700000}, `"timeout_ms" must be at most 600000, got 700000`},
 		{"execute_command", map[string]any{"program": ""}, `"program" must not be empty`},
 		{"execute_command", map[string]any{"args": []string{"x"}}, `"program" is required`},
+		{"execute_command", map[string]any{"program": "echo", "timeout_ms": 2.5}, `"timeout_ms" must be an integer, not a number (2.5)`},
+		{"execute_command", map[string]any{"program": "echo", "timeout_ms": 1000, "timeoutMs": 1000}, `give "timeout_ms" or its alias "timeoutMs", not both`},
+		{"shell_execute", map[string]any{"command": []string{"echo"}, "timeout": 1e30}, `"timeout" must be at most 9223372036854775807, got 1000000000000000000000000000000`},
 	} {
 		r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tt.tool, Arguments: tt.args})
-		if want := "Input validation error: " + tt.want + shape; err != nil || !r.IsError || resultText(r) != want {
+		if want := "Input validation error: " + tt.want + shapes[tt.tool]; err != nil || !r.IsError || resultText(r) != want {
 			t.Errorf("%s %v: err %v, text\n%s\nwant\n%s", tt.tool, tt.args, err, resultText(r), want)
 		}
 	}

@@ -12,6 +12,13 @@ import (
 var shellTool = tool[ShellInput]{
 	call: func(req *mcp.CallToolRequest, in ShellInput) call {
 		c := call{argv: in.Command, dir: in.Directory, stdin: in.Stdin, envs: in.Envs, progress: newReporter(req), job: in.JobInput}
+		c.discardStderr = in.CaptureStderr != nil && !*in.CaptureStderr
+		if in.MaxOutputSize != nil {
+			c.outputLimit = *in.MaxOutputSize
+		}
+		if in.SessionID != nil {
+			c.label = *in.SessionID
+		}
 		if in.Timeout != nil {
 			d := time.Duration(min(*in.Timeout, 1<<30)) * time.Second
 			c.timeout = &d

@@ -41,7 +41,7 @@ const serveDeadline = StopDeadline - 2*FlushReserve
 // StopDeadline less two FlushReserves. The audit log itself is the
 // caller's to close.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
-	t := framing.New(in, out, framing.Options{OnRefused: s.auditRefused, Log: s.opts.Log})
+	t := framing.New(in, out, framing.Options{OnRefused: s.auditRefused, Log: s.opts.Log, ErrorCode: errorCode})
 	// Handlers find t in their contexts and defer large results to it.
 	ss, err := s.mcp.Connect(framing.NewContext(context.Background(), t), t, nil)
 	if err != nil {

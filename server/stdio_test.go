@@ -79,12 +79,25 @@ type rawStdio struct {
 
 func newRawStdio(t *testing.T, s *Server) *rawStdio {
 	t.Helper()
+	return newRawStdioAt(t, s, "2025-11-25")
+}
+
+// newRawStdioAt is newRawStdio initialized at protocol version.
+func newRawStdioAt(t *testing.T, s *Server, version string) *rawStdio {
+	t.Helper()
+	r := openRawStdio(t, s)
+	r.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"` + version + `","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
+	r.reply()
+	r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return r
+}
+
+// openRawStdio is a raw session that has sent nothing yet.
+func openRawStdio(t *testing.T, s *Server) *rawStdio {
+	t.Helper()
 	p := serveStdioPipes(t, s)
 	r := &rawStdio{t: t, p: p, out: bufio.NewScanner(p.out)}
 	r.out.Buffer(nil, 1<<20)
-	r.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
-	r.reply()
-	r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	return r
 }
 

@@ -18,10 +18,12 @@ type textView struct {
 	outputID string
 	// retained is what the output store kept (nil: unknown).
 	retained *outputs.Info
+	// keep is how the call could keep an output past the cap (keepHint).
+	keep string
 }
 
 func (o outcome) view() textView {
-	return textView{limit: o.textLimit, outputID: o.outputID, retained: o.retained}
+	return textView{limit: o.textLimit, outputID: o.outputID, retained: o.retained, keep: o.keep}
 }
 
 // kept is how many bytes of stream name the retained output holds, or -1

@@ -551,3 +551,40 @@ func TestAuditToStdoutRefusedOverStdio(t *testing.T) {
 		t.Fatalf("err %v out %q", err, out)
 	}
 }
+
+// TestUnknownVariablesWarned: the server starts, and says at start-up
+// which MCP_SHELL_* names it ignores with the name each most likely
+// meant (a misspelling, seed 002's and the reference server's names).
+func TestUnknownVariablesWarned(t *testing.T) {
+	cmd := exec.Command(binary, t.TempDir())
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "ALLOW_COMMANDS=ls", "MCP_SHELL_OUTPUT_LIMIT=5", "MCP_SHELL_ALLOWED_WORKDIRS=/srv", "MCP_SHELL_ENV_ALLOWLIST=LANG", "MCP_SHELL_TOOLS=shell_execute"}
+	cmd.Stdin = strings.NewReader("")
+	out, _ := cmd.CombinedOutput()
+	var warned []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.Contains(l, "unknown variable") {
+			warned = append(warned, l)
+		}
+	}
+	want := [][2]string{{"MCP_SHELL_OUTPUT_LIMIT", "MCP_SHELL_OUTPUT_LIMIT_BYTES"}, {"MCP_SHELL_ALLOWED_WORKDIRS", "MCP_SHELL_ALLOWED_DIRECTORIES"}, {"MCP_SHELL_ENV_ALLOWLIST", "MCP_SHELL_CHILD_ENV_ALLOWLIST"}}
+	if len(warned) != len(want) {
+		t.Fatalf("start-up warnings %q, want one for each of %v", warned, want)
+	}
+	for i, w := range want {
+		if !strings.Contains(warned[i], "name="+w[0]+" ") || !strings.Contains(warned[i], "nearest="+w[1]) {
+			t.Errorf("warning %q, want %s with nearest %s", warned[i], w[0], w[1])
+		}
+	}
+}
+
+// TestEmptyAllowlistWarned: ALLOW_COMMANDS set to an empty value allows
+// nothing (not the built-in profile), and start-up says so, naming it.
+func TestEmptyAllowlistWarned(t *testing.T) {
+	cmd := exec.Command(binary, t.TempDir())
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "ALLOW_COMMANDS="}
+	cmd.Stdin = strings.NewReader("")
+	out, _ := cmd.CombinedOutput()
+	if !strings.Contains(string(out), "the allowlist is empty") || !strings.Contains(string(out), "set=ALLOW_COMMANDS") || strings.Contains(string(out), "built-in read-only profile\" commands=") {
+		t.Errorf("start-up with ALLOW_COMMANDS empty:\n%s", out)
+	}
+}

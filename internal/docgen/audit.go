@@ -70,6 +70,7 @@ var auditFieldDocs = map[string]string{
 	"offset":                     "where the read started, bytes",
 	"read_bytes":                 "how many bytes the read returned (never the content)",
 	"stdin_bytes":                "how many bytes `job_stdin` wrote",
+	"session_id":                 "the label the client gave the call with `session_id` (its job's records carry it too)",
 }
 
 // sampleRecords are records that between them make package audit write
@@ -84,7 +85,7 @@ func sampleRecords() []audit.Record {
 		Directory: "/w", Stdin: true, Stdout: true, Append: true, Env: map[string]string{"LANG": "C"}, ChildEnv: []string{"PATH"},
 		Timeout: time.Second, OutputLim: 1, ReturnCode: &code, Signal: "SIGKILL", Stages: 1, Rule: "sort.output-path", Reason: "refused",
 		ErrorKind: audit.KindToken, Remote: "127.0.0.1:1", Status: 401, Suppressed: 1, Sandbox: "landlock", SandboxABI: 6, Lifetime: "cgroup",
-		Job: audit.Job{Event: audit.EventJobEnd, JobID: "j", OutputID: "o", Adaptive: true, KilledBy: "job_kill", StdinBytes: 1}}
+		Job: audit.Job{Event: audit.EventJobEnd, JobID: "j", OutputID: "o", Adaptive: true, KilledBy: "job_kill", StdinBytes: 1, SessionID: "s"}}
 	failed := base
 	failed.ResultType, failed.Argv = audit.ProcessError, long
 	read := base
@@ -206,7 +207,7 @@ var recordOrder = []string{
 	"timeout", "output_limit", "stdout_bytes", "stderr_bytes", "stdout_bytes_read", "stderr_bytes_read",
 	"return_code", "signal", "stages", "rule", "rejection_reason", "error", "error_type",
 	"sandbox", "sandbox_abi", "lifetime", "remote", "http_status", "suppressed", "audit_dropped",
-	"event", "job_id", "output_id", "adaptive", "killed_by", "stream", "offset", "read_bytes", "stdin_bytes",
+	"event", "job_id", "output_id", "adaptive", "killed_by", "stream", "offset", "read_bytes", "stdin_bytes", "session_id",
 }
 
 // vocabulary is one closed list of package audit: a named string type

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -53,6 +54,10 @@ type Options struct {
 	OnRefused func(Refusal)
 	// Log receives diagnostics; nil is silent.
 	Log *slog.Logger
+	// ErrorCode, when not nil, gives the JSON-RPC code of an error
+	// response the SDK would send without one (code 0: a plain Go error of
+	// its own handlers); nil gives -32603, internal error.
+	ErrorCode func(error) int64
 }
 
 // Refusal is a message answered with a JSON-RPC error by this layer.
@@ -92,6 +97,15 @@ type Transport struct {
 	inflight      map[jsonrpc.ID]*request
 	inflightBytes int
 	drained       *sync.Cond
+	// initID is the initialize request's id (under mu), negotiated the
+	// revision its response named; batches are the batch answers still
+	// waiting, by request id (under mu).
+	initID     jsonrpc.ID
+	negotiated atomic.Value
+	batches    map[jsonrpc.ID]*batch
+	// collect, while the reading goroutine validates a batch, gathers the
+	// error replies that would otherwise be written one per line.
+	collect *[]json.RawMessage
 }
 
 type request struct {
@@ -123,6 +137,7 @@ func New(r io.Reader, w io.Writer, o Options) *Transport {
 		release:  make(chan struct{}),
 		closed:   make(chan struct{}),
 		inflight: map[jsonrpc.ID]*request{},
+		batches:  map[jsonrpc.ID]*batch{},
 		deferred: newDeferrals(),
 	}
 	t.drained = sync.NewCond(&t.mu)
@@ -184,11 +199,16 @@ func (t *Transport) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return t.encodeAndWrite(msg)
 	}
 	v, at, n := t.deferred.take(resp.Result)
-	if !t.settle(resp.ID) {
+	send := t.settle(resp.ID)
+	t.noteNegotiated(resp)
+	if batched, err := t.inBatch(resp.ID, func() ([]byte, error) { return t.encodeResponse(resp, v, at, n) }, send); batched {
+		return err
+	}
+	if !send {
 		return nil
 	}
 	if resp.Error != nil || !resp.ID.IsValid() || len(resp.Result) == 0 {
-		return t.encodeAndWrite(msg)
+		return t.encodeAndWrite(t.coded(resp))
 	}
 	return t.writeResponse(resp, v, at, n)
 }
@@ -353,7 +373,7 @@ func (t *Transport) handleLine(line []byte) {
 	}
 	switch line[0] {
 	case '[':
-		t.refuseBatch(line)
+		t.handleBatch(line)
 		return
 	case '{':
 	default:
@@ -445,6 +465,7 @@ func (t *Transport) validate(line []byte) (jsonrpc.Message, bool) {
 	} else if method == "notifications/cancelled" {
 		t.markCancelled(e.Params)
 	}
+	t.noteInitialize(method, id)
 	return &jsonrpc.Request{ID: id, Method: method, Params: e.Params}, true
 }
 
@@ -511,6 +532,10 @@ func (t *Transport) refuse(id jsonrpc.ID, method, tool string, code int64, messa
 }
 
 func (t *Transport) reply(id jsonrpc.ID, code int64, message string) {
+	if t.collect != nil {
+		*t.collect = append(*t.collect, errorReply(id, code, message))
+		return
+	}
 	if err := t.writeLine(errorReply(id, code, message)); err != nil {
 		t.opts.Log.Warn("writing a JSON-RPC error reply", "err", err)
 	}

@@ -304,6 +304,69 @@ func TestRequestsPastTheInFlightBoundsAreRefused(t *testing.T) {
 	}
 }
 
+// negotiate2025 passes an initialize through p and answers it at
+// 2025-03-26, the revision that takes batches.
+func negotiate2025(t *testing.T, p *pipe) {
+	t.Helper()
+	p.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26"}}`)
+	init := p.next().(*jsonrpc.Request)
+	resp := &jsonrpc.Response{ID: init.ID, Result: json.RawMessage(`{"protocolVersion":"2025-03-26"}`)}
+	errc := make(chan error, 1)
+	go func() { errc <- p.tr.Write(context.Background(), resp) }() // the pipe holds no line
+	p.reply()
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	if p.tr.Negotiated() != "2025-03-26" {
+		t.Fatalf("negotiated %q", p.tr.Negotiated())
+	}
+}
+
+// TestBatchAnswerWaitsForEveryRequest: at 2025-03-26 a batch's requests
+// reach the SDK one by one and their responses go out as one array once
+// the last is settled, a cancelled one left out; an error the SDK sends
+// without a code gets -32603.
+func TestBatchAnswerWaitsForEveryRequest(t *testing.T) {
+	p := newPipe(t, Options{})
+	negotiate2025(t, p)
+	p.send(`[{"jsonrpc":"2.0","id":1,"method":"tools/list"},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"x"}},{"jsonrpc":"2.0","id":3,"method":"ping"}]`)
+	reqs := map[int64]*jsonrpc.Request{}
+	for range 3 {
+		r := p.next().(*jsonrpc.Request)
+		reqs[r.ID.Raw().(int64)] = r
+	}
+	p.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`)
+	if n := p.next().(*jsonrpc.Request); n.Method != "notifications/cancelled" {
+		t.Fatalf("got %v", n)
+	}
+	ok := &jsonrpc.Response{ID: reqs[1].ID, Result: json.RawMessage(`{"tools":[]}`)}
+	cancelled := &jsonrpc.Response{ID: reqs[2].ID, Error: fmt.Errorf("cancelled")}
+	uncoded := &jsonrpc.Response{ID: reqs[3].ID, Error: fmt.Errorf("plain error")}
+	errc := make(chan error, 1)
+	go func() {
+		for _, r := range []*jsonrpc.Response{ok, cancelled, uncoded} {
+			if err := p.tr.Write(context.Background(), r); err != nil {
+				errc <- err
+				return
+			}
+		}
+		errc <- nil
+	}()
+	var replies []wireReply
+	if err := json.Unmarshal([]byte(p.reply()), &replies); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	if len(replies) != 2 || string(replies[0].ID) != "1" || replies[0].Error != nil || string(replies[1].ID) != "3" || replies[1].Error.Code != jsonrpc.CodeInternalError {
+		t.Fatalf("replies %+v", replies)
+	}
+	if p.tr.InFlight() != 0 {
+		t.Errorf("%d requests still in flight", p.tr.InFlight())
+	}
+}
+
 // TestExactIDsAreServed: integer ids up to 2^53 in magnitude reach the SDK
 // as the integers they spell, each distinct from its neighbour.
 func TestExactIDsAreServed(t *testing.T) {
