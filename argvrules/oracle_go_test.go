@@ -4,10 +4,11 @@ package argvrules
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
 // TestGoChdirOracle (issue 12, class 6) runs the real go command with -C
@@ -18,10 +19,7 @@ func TestGoChdirOracle(t *testing.T) {
 	if testing.Short() {
 		t.Skip("oracle runs go")
 	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go not installed")
-	}
+	goBin := testenv.Program(t, "go")
 	cache, err := os.MkdirTemp("", "go-oracle-cache-")
 	if err != nil {
 		t.Fatal(err)

@@ -37,6 +37,28 @@ func Program(t testing.TB, name string) string {
 	return p
 }
 
+// Programs is Program for each name.
+func Programs(t testing.TB, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		Program(t, n)
+	}
+}
+
+// Have returns the path of name in the test process's PATH and whether
+// it is installed, for a test that runs whichever of several programs
+// the machine has: a missing one is logged, and under RequirePrograms
+// fails t without stopping it.
+func Have(t testing.TB, name string) (string, bool) {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		Absent(t, name+" not installed")
+		return "", false
+	}
+	return p, true
+}
+
 // Missing skips t for why, or fails it under RequirePrograms.
 func Missing(t testing.TB, why string) {
 	t.Helper()
@@ -44,6 +66,17 @@ func Missing(t testing.TB, why string) {
 		t.Fatalf("%s, and MCP_SHELL_TEST_REQUIRE_PROGRAMS=1 requires it", why)
 	}
 	t.Skip(why)
+}
+
+// Absent is Missing for a part of a test: it logs why, or under
+// RequirePrograms fails t, and lets the test go on with what it has.
+func Absent(t testing.TB, why string) {
+	t.Helper()
+	if RequirePrograms() {
+		t.Errorf("%s, and MCP_SHELL_TEST_REQUIRE_PROGRAMS=1 requires it", why)
+		return
+	}
+	t.Log(why + ": skipped")
 }
 
 // lightEvery is the sampling step of heavy tests without Heavy: one row in
@@ -61,6 +94,18 @@ func Sample[T any](rows []T) []T {
 		out = append(out, rows[i])
 	}
 	return out
+}
+
+// Saw logs an oracle's summary line, which CI's heavy step shows, and
+// fails t when the oracle observed fewer than Scaled(floor) dangerous
+// runs: an oracle that cannot see danger proves nothing by seeing none
+// get through.
+func Saw(t testing.TB, oracle string, runs, dangerous, floor int) {
+	t.Helper()
+	t.Logf("oracle %s: %d runs, %d dangerous (at least %d required)", oracle, runs, dangerous, Scaled(floor))
+	if dangerous < Scaled(floor) {
+		t.Errorf("oracle %s: only %d dangerous runs of %d, want at least %d: the oracle is not exercising the program", oracle, dangerous, runs, Scaled(floor))
+	}
 }
 
 // Scaled is n under Heavy, else n divided by the sampling step (at least
