@@ -8,6 +8,7 @@ import (
 
 	"github.com/seed-b63acb1b/mcp-shell-server/config"
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/testcases"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 )
 
@@ -29,7 +30,7 @@ func TestRedteam2Corpus(t *testing.T) {
 		}
 		skip := false
 		for _, st := range c.SetupArgv {
-			if _, err := exec.LookPath(st[0]); err != nil {
+			if _, ok := testenv.Have(t, st[0]); !ok {
 				skip = true
 				break
 			}
@@ -38,8 +39,7 @@ func TestRedteam2Corpus(t *testing.T) {
 			cmd.Run()
 		}
 		if skip {
-			t.Logf("%s: setup program missing, skipped", c.ID)
-			continue
+			continue // Have said which program is missing
 		}
 		cfg, err := config.Parse(config.LookupMap(c.ServerEnv()), []string{dir})
 		if err != nil {

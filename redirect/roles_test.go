@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/testcases"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 )
 
@@ -123,10 +124,10 @@ func TestRolesByContentAndPath(t *testing.T) {
 // at the working directory, a .gitconfig written there makes the real git
 // run diff.external; the redirect that would write it is refused.
 func TestGlobalConfigRoleOracle(t *testing.T) {
-	gitPath, err := exec.LookPath("git")
-	if err != nil || testing.Short() {
-		t.Skip("needs git")
+	if testing.Short() {
+		t.Skip("runs the real git")
 	}
+	gitPath := testenv.Program(t, "git")
 	dir, _ := filepath.EvalSymlinks(t.TempDir())
 	marker := filepath.Join(dir, "marker")
 	canary := filepath.Join(dir, "canary.sh")

@@ -19,6 +19,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
@@ -29,11 +30,7 @@ const testPath = "PATH=/usr/local/bin:/usr/bin:/bin"
 
 func requirePrograms(t testing.TB, names ...string) {
 	t.Helper()
-	for _, n := range names {
-		if _, err := exec.LookPath(n); err != nil {
-			t.Skipf("%s not installed", n)
-		}
-	}
+	testenv.Programs(t, names...)
 }
 
 func newSpec(t testing.TB, stages ...[]string) tspec {

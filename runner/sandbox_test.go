@@ -137,20 +137,24 @@ func TestRunSandboxed(t *testing.T) {
 }
 
 // TestSandboxPrivateTmp: a confined call writes in its own TMPDIR; a
-// directory left with files is removed after Run returns (in the
-// background: gone once the launcher's Close returns) and the next call
-// gets another one.
+// directory left with files is removed once the caller closes the plan
+// after Run (in the background: gone once the launcher's Close returns)
+// and the next call gets another one.
 func TestSandboxPrivateTmp(t *testing.T) {
 	tempRoot(t)
 	requirePrograms(t, "sh")
 	s := sandboxed(t, sandbox.ModeLandlock, sh(`echo data > "$TMPDIR/f" && mkdir "$TMPDIR/ro" && chmod 0500 "$TMPDIR/ro" && echo "$TMPDIR"`))
 	var dirs []string
+	work := s.Dir.Real()
 	for range 2 {
-		r, err := Run(t.Context(), s.build(t))
+		s.Dir = pinned(t, work) // closing the plan closes its working directory too
+		sp := s.build(t)
+		r, err := Run(t.Context(), sp)
 		if err != nil || r.ExitCode == nil || *r.ExitCode != 0 {
 			t.Fatalf("Run = %s, %v", summary(r), err)
 		}
 		dir := strings.TrimSpace(string(r.Stdout))
+		sp.Plan.Close() // the caller gives the call's directory back after Run
 		s.Sandbox.Close()
 		if _, err := os.Lstat(dir); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("private TMPDIR %q still exists after Run (%v)", dir, err)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/plan"
 )
 
@@ -72,7 +73,7 @@ func lookPathIn(t testing.TB, name, pathList, dir string) string {
 			return p
 		}
 	}
-	t.Skipf("%s not installed", name)
+	testenv.Missing(t, name+" not installed")
 	return ""
 }
 

@@ -15,16 +15,19 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
-// soakCalls is the soak's length; -short runs a tenth.
+// soakCalls is the soak's length under testenv.Heavy; without it the
+// soak makes testenv.Scaled(soakCalls) calls, and -short a tenth of that.
 const soakCalls = 10000
 
-// TestSoakJobsAndForeground makes 10,000 tool calls on eight concurrent
-// sessions: one step in five starts a background job that is waited for
-// and read (three calls), one in five chains a retained output into sort, the rest are
-// foreground calls whose output is retained under a quota small enough to
-// evict all the time. Before and after, it counts goroutines, open
+// TestSoakJobsAndForeground makes soakCalls tool calls on eight
+// concurrent sessions: one step in five starts a background job that is
+// waited for and read (three calls), one in five chains a retained output
+// into sort, the rest are foreground calls whose output is retained under
+// a quota small enough to evict all the time. Before and after, it counts goroutines, open
 // descriptors and child processes, and every 250 calls the bytes in the
 // store's directory, which must never pass the quota.
 func TestSoakJobsAndForeground(t *testing.T) {
@@ -32,7 +35,7 @@ func TestSoakJobsAndForeground(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("counts descriptors and children through /proc")
 	}
-	n := soakCalls
+	n := testenv.Scaled(soakCalls)
 	if testing.Short() {
 		n /= 10
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/mcptest"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
 // The job scenarios of issue 14, each over stdio and over Streamable HTTP,
@@ -588,9 +589,7 @@ func TestJobsWithTypeScriptClient(t *testing.T) {
 	if dir == "" {
 		t.Skip("MCP_CLIENT_DIR not set (an installed shared/tools/mcp-client)")
 	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node not installed")
-	}
+	testenv.Program(t, "node")
 	eachTransport(t, func(t *testing.T, tr string) {
 		out, err := exec.Command("node", "testdata/jobs-e2e.mjs", "--client", dir, "--bin", binary, "--transport", tr).CombinedOutput()
 		t.Logf("%s", out)
