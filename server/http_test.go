@@ -177,11 +177,11 @@ func TestHTTPSessionDeleteCancelsItsCalls(t *testing.T) {
 			if rec["result_type"] != "cancelled" || rec["error"] != "the client closed the session" {
 				t.Fatalf("record %v", rec)
 			}
-			if took > StopDeadline {
-				t.Errorf("closing the session took %v", took)
+			if took > stopBound {
+				t.Errorf("closing the session took %v, more than %v", took, stopBound)
 			}
 			<-errc
-			t.Logf("%s: session closed in %v, its call cancelled", v, took.Round(time.Millisecond))
+			t.Logf("%s: session closed in %v (StopDeadline %v), its call cancelled", v, took.Round(time.Millisecond), StopDeadline)
 		})
 	}
 }

@@ -206,11 +206,14 @@ func TestJobKillTermIgnoringTree(t *testing.T) {
 		if r.IsError || st["state"] != "killed" || st["killed_by"] != "job_kill" || st["signal"] != "SIGKILL" {
 			t.Fatalf("kill: %q %v", text(r), st)
 		}
-		if took > 3*time.Second {
-			t.Errorf("job_kill took %v", took)
+		// The tree sleeps 300 s: job_kill must not wait for it. Half of
+		// that is a bound no loaded machine reaches.
+		t.Logf("figures: job_kill took %v", took.Round(time.Millisecond))
+		if took > 150*time.Second {
+			t.Errorf("job_kill took %v: it waited for the sleeping tree", took)
 		}
 		for _, pid := range pids {
-			deadline := time.Now().Add(2 * time.Second)
+			deadline := time.Now().Add(exitWithin)
 			for alive(pid) {
 				if time.Now().After(deadline) {
 					killPID(pid)
@@ -300,7 +303,11 @@ func TestAdaptiveHandOff(t *testing.T) {
 		r, m := mcptest.CallTool(t, cs, "shell_execute", map[string]any{"command": []string{"sleep", "2"}, "timeout": 30})
 		took := time.Since(begin)
 		id, _ := m["job_id"].(string)
-		if r.IsError || id == "" || !strings.Contains(text(r), "still running after 1s") || took > 1900*time.Millisecond {
+		// A job id is the proof that the call was handed off before sleep
+		// ended (a finished call answers with its output); the time is a
+		// figure.
+		t.Logf("figures: handed off after %v", took.Round(time.Millisecond))
+		if r.IsError || id == "" || !strings.Contains(text(r), "still running after 1s") {
 			t.Fatalf("after %v: %q %v", took, text(r), m)
 		}
 		st := waitJob(t, cs, id)
