@@ -81,6 +81,9 @@ func TestTablesMatchPrograms(t *testing.T) {
 	}
 }
 
+// Options returns the table rows; callers must not modify them.
+func (t *table) Options() []option { return t.options }
+
 // generatedNegation reports rows added by withNegations ("no-NAME" for
 // a NoArg NAME): they are NoArg by construction.
 func generatedNegation(tb *table, o option) bool {

@@ -297,3 +297,9 @@ func exists(name string) bool {
 	_, err := os.Lstat(name)
 	return err == nil
 }
+
+// setMethod fixes how stages start (tests of both methods).
+func (l *Launcher) setMethod(reexec bool) {
+	l.methodOnce.Do(func() {})
+	l.reexec.Store(reexec)
+}

@@ -172,13 +172,6 @@ func (c *poolConn) Close() error {
 	return c.Conn.Close()
 }
 
-// open reports the connections in each pool, for tests.
-func (p *pools) open() (pre, authed int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.pre.Len(), p.authed
-}
-
 type connKey struct{}
 
 // withConn is http.Server.ConnContext: it lets a request find its

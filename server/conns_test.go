@@ -84,3 +84,10 @@ func TestPreAuthEviction(t *testing.T) {
 		t.Error("the flood pushed out another host's young connection")
 	}
 }
+
+// open reports the connections in each pool.
+func (p *pools) open() (pre, authed int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.pre.Len(), p.authed
+}

@@ -92,3 +92,14 @@ func TestPipelineStatusEndToEnd(t *testing.T) {
 		t.Errorf("audit return_code of the failed pipeline: %v", recs)
 	}
 }
+
+// resultText joins a result's text content, a line each.
+func resultText(r *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range r.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, t.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
