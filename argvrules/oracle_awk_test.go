@@ -19,7 +19,7 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
-// The awk oracles of issue 12 (classes 1, 3 and 4) run each argv with the
+// The awk oracles run each argv with the
 // real awk it names (mawk, gawk in each mode, BusyBox awk) in a fresh
 // directory with a canary, an "outside" directory and a loopback
 // listener, and count escapes: runs that started the canary, wrote
@@ -231,7 +231,7 @@ func awkOracle(t *testing.T, name string, cases []awkCase, minTriggered int) {
 	testenv.Saw(t, name, tried, triggered, minTriggered)
 }
 
-// TestAwkDialectOracle (class 1): a name that is a keyword in one dialect
+// TestAwkDialectOracle: a name that is a keyword in one dialect
 // and a variable in another hides a pipe, a redirection or a coprocess
 // inside what one reading takes for a regex.
 func TestAwkDialectOracle(t *testing.T) {
@@ -251,7 +251,7 @@ func TestAwkDialectOracle(t *testing.T) {
 	awkOracle(t, "awk dialects", cases, 40)
 }
 
-// TestGawkInetOracle (class 3): every way a gawk program or argv names a
+// TestGawkInetOracle: every way a gawk program or argv names a
 // /inet file it builds or decodes at run time connects to the listener.
 func TestGawkInetOracle(t *testing.T) {
 	const addr = "tcp/0/127.0.0.1/@PORT@"
@@ -286,7 +286,7 @@ func TestGawkInetOracle(t *testing.T) {
 	awkOracle(t, "gawk /inet", cases, 15)
 }
 
-// TestGawkDefaultOutputOracle (class 4): gawk -d/-p/-o without a value
+// TestGawkDefaultOutputOracle: gawk -d/-p/-o without a value
 // write awkvars.out or awkprof.out, which a request can plant as a symlink
 // leading outside; with a value they write that file.
 func TestGawkDefaultOutputOracle(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// TestCurlWriteOracle (issue 12, class 6) runs the real curl against a
+// TestCurlWriteOracle runs the real curl against a
 // loopback HTTP server on the forms that make curl write somewhere other
 // than an output option says: -T uploads to file:// URLs, #N glob
 // references in -o, -O names through a planted symlink, --output-dir.

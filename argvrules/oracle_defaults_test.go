@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// TestDefaultNamesOracle (issue 12, class 4) runs split, wget (against a
+// TestDefaultNamesOracle runs split, wget (against a
 // loopback server) and file -C, each writing under names it makes up, with
 // a symlink planted under such a name leading outside.
 func TestDefaultNamesOracle(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
-// TestGoChdirOracle (issue 12, class 6) runs the real go command with -C
+// TestGoChdirOracle runs the real go command with -C
 // pointing outside the working directory, directly or through a symlink,
 // and with relative outputs below -C, and counts escapes: runs that wrote
 // outside although checkGo allowed them. At least four must write outside.

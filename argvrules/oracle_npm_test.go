@@ -16,7 +16,7 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
-// TestNpmOracle (issue 12, class 7) runs the real npm on command lines
+// TestNpmOracle runs the real npm on command lines
 // where value-taking options, shorthands, abbreviations and "--" stand
 // between npm and the command, and counts escapes: runs that started the
 // canary (through npm exec -c, or a script that npm pkg set stored and a

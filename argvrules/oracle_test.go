@@ -438,7 +438,7 @@ func awkOracleArgs(gawk bool) [][]string {
 	return out
 }
 
-// awkSlashOraclePrograms are the red-team programs where a "/" that the
+// awkSlashOraclePrograms are the programs where a "/" that the
 // checker once read as a division (or a "/" inside a bracket expression)
 // is a regex to gawk or mawk, followed by code that runs the canary or
 // writes outside, plus everyday division and regex forms.

@@ -6,25 +6,25 @@ import (
 	"testing"
 )
 
-// TestTarCheckpointActionDecision pins issue 18 item 6: the inert
+// TestTarCheckpointActionDecision: the inert
 // checkpoint actions stay allowed (a documented difference from the
 // reference README, which refuses all), every other action is refused in
 // every spelling, and SECURITY.md lists exactly the allowed ones.
 func TestTarCheckpointActionDecision(t *testing.T) {
 	inert := []string{".", "dot", "bell", "echo", "echo=%u records", "ttyout=%T", "totals"}
 	refused := []string{"exec=id", "sleep=1", "wait=SIGUSR1", "exec", "bogus", ""}
-	var cases []recCase
-	for _, a := range inert {
+	var cases []row
+	for _, act := range inert {
 		cases = append(cases,
-			recCase{[]string{"tar", "--checkpoint=10", "--checkpoint-action=" + a, "-cf", "a.tar", "d"}, ""},
-			recCase{[]string{"tar", "-cf", "a.tar", "d", "--checkpoint-act", a}, ""})
+			row{a("tar", "--checkpoint=10", "--checkpoint-action="+act, "-cf", "a.tar", "d"), ""},
+			row{a("tar", "-cf", "a.tar", "d", "--checkpoint-act", act), ""})
 	}
-	for _, a := range refused {
+	for _, act := range refused {
 		cases = append(cases,
-			recCase{[]string{"tar", "--checkpoint-action=" + a, "-cf", "a.tar", "d"}, ruleTarExecOption.Code},
-			recCase{[]string{"bsdtar", "-cf", "a.tar", "d", "--checkpoint-a", a}, ruleTarExecOption.Code})
+			row{a("tar", "--checkpoint-action="+act, "-cf", "a.tar", "d"), ruleTarExecOption.Code},
+			row{a("bsdtar", "-cf", "a.tar", "d", "--checkpoint-a", act), ruleTarExecOption.Code})
 	}
-	runRecCases(t, checkTar, cases)
+	checkRows(t, cases)
 	if !tarAllowInertCheckpointActions {
 		t.Fatal("the inert actions are refused: update SECURITY.md and README (where we differ) with the decision")
 	}

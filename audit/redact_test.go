@@ -19,7 +19,7 @@ func a(name string, argv []string, want ...string) argvCase {
 	return argvCase{name, argv, want}
 }
 
-// argvCases are the rule set, row by row: the forms issue 16 found in
+// argvCases are the rule set, row by row: the forms found in
 // clear, the spec's markers, and the ordinary words and server sentences
 // redaction must leave alone.
 var argvCases = []argvCase{

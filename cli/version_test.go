@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestFormatVersion follows issue 18 item 9: the version stamped at build
+// TestFormatVersion: the version stamped at build
 // time wins, then the module version, then "devel"; the module version
 // and the commit are shown when the build recorded them.
 func TestFormatVersion(t *testing.T) {

@@ -139,7 +139,7 @@ func TestParseInvalid(t *testing.T) {
 	}
 }
 
-// TestIntegersAreDecimal follows issue 18: Go literal syntax (octal,
+// TestIntegersAreDecimal: Go literal syntax (octal,
 // hexadecimal, underscores) and signs stop start-up naming the variable,
 // for every integer type Env uses.
 func TestIntegersAreDecimal(t *testing.T) {
@@ -174,7 +174,7 @@ func TestIntegersAreDecimal(t *testing.T) {
 }
 
 // TestEmptyMeansDefault: for every variable, an empty value configures
-// exactly what leaving it unset does (issue 18), rather than failing.
+// exactly what leaving it unset does, rather than failing.
 func TestEmptyMeansDefault(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()

@@ -12,7 +12,7 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 )
 
-// TestRedteam2Corpus (issue 12, every class) judges each redteam2 row the
+// TestRedteam2Corpus judges each redteam2 row the
 // way `check --jsonl` does: its setup argv run without a shell in a fresh
 // directory, the row's server environment, the policy built from it, the
 // call's directory pinned. A row whose setup program is missing is

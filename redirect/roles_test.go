@@ -49,7 +49,7 @@ func roleFixture(t *testing.T) string {
 	return dir
 }
 
-// TestRolesByContentAndPath (issue 12, classes 5 and 11): output targets
+// TestRolesByContentAndPath: output targets
 // inside a git directory recognised by its content, and configuration files
 // by their role, are refused for ">" (Probe, OpenOutput) and for every
 // family's output option (ProbeWrite); ordinary files are not.

@@ -26,7 +26,7 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
-// The proofs of issue 11. The rows go straight to Run, which never
+// The sandbox proofs. The rows go straight to Run, which never
 // consults the policy: the argument recognizers are switched off. Under
 // the default sandbox (mode auto, network by family) every attack row of
 // redteam2.jsonl and gtfobins.jsonl whose harm is running another program

@@ -118,7 +118,7 @@ func progressSignal() (*mcp.ClientOptions, <-chan struct{}) {
 	}}, ch
 }
 
-// TestHTTPServesEveryProtocolVersion (issue 18 item 12): one endpoint
+// TestHTTPServesEveryProtocolVersion: one endpoint
 // negotiates each version the SDK supports, runs a call, and a client's
 // cancellation ends the call's process in each.
 func TestHTTPServesEveryProtocolVersion(t *testing.T) {
@@ -278,7 +278,7 @@ func TestHTTPDisconnectCancelsItsCalls(t *testing.T) {
 	}
 }
 
-// TestHTTPCancelledCallGetsNoResponse (issue 18 item 7): after
+// TestHTTPCancelledCallGetsNoResponse: after
 // notifications/cancelled, the call's POST ends without a response; the
 // audit record stays.
 func TestHTTPCancelledCallGetsNoResponse(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/runner"
 )
 
-// TestPipelineStatus follows issue 18 item 3: a pipeline fails when any
+// TestPipelineStatus: a pipeline fails when any
 // stage fails, the first failing stage decides, and an upstream stage
 // killed by SIGPIPE (a later stage stopped reading) is not a failure.
 func TestPipelineStatus(t *testing.T) {

@@ -37,7 +37,7 @@ func serveStdioPipes(t testing.TB, s *Server) *stdioPipes {
 	return p
 }
 
-// TestStdioServesEveryProtocolVersion (issue 18 item 12, stdio side): each
+// TestStdioServesEveryProtocolVersion: each
 // version the SDK supports is negotiated over the framing layer, runs a
 // call, and a client's cancellation ends the call.
 func TestStdioServesEveryProtocolVersion(t *testing.T) {
@@ -130,7 +130,7 @@ const stopBound = StopDeadline + 10*time.Second
 
 const sleepCall = `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"_meta":{"progressToken":"p%d"},"name":"shell_execute","arguments":{"command":["sleep","30"]}}}`
 
-// TestStdioCancelledCallGetsNoResponse (issue 18 item 7): after
+// TestStdioCancelledCallGetsNoResponse: after
 // notifications/cancelled, no response for that id is written; the
 // record stays; the session goes on.
 func TestStdioCancelledCallGetsNoResponse(t *testing.T) {

@@ -18,7 +18,7 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
-// The job scenarios of issue 14, each over stdio and over Streamable HTTP,
+// The job scenarios, each over stdio and over Streamable HTTP,
 // against the real binary with the go-sdk client. Synchronisation is the
 // tools' own waits (read_output and job_status wait for new output or the
 // end) and resources/updated notifications; only the liveness of killed

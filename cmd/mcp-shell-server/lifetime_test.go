@@ -222,7 +222,7 @@ func TestPID1NoZombiesE2E(t *testing.T) {
 // TestShutdownKillsCalls: SIGTERM, SIGINT and stdin EOF each end the
 // server with nothing of its calls left behind: two calls run, each a
 // stage with a setsid grandchild. How soon the server stops over stdio is
-// issue 16's; here the calls' timeout (2 s) bounds it.
+// the fault suite's; here the calls' timeout (2 s) bounds it.
 func TestShutdownKillsCalls(t *testing.T) {
 	helper := proctest.Helper(t)
 	for _, how := range []string{"SIGTERM", "SIGINT", "stdin EOF"} {

@@ -142,7 +142,7 @@ func TestJSONRPCRobustness(t *testing.T) {
 	s.in.Close()
 	for m := s.next(); m != nil; m = s.next() {
 		if m["id"] == "dup" {
-			t.Errorf("the cancelled request was answered: %v", m) // issue 18 item 7
+			t.Errorf("the cancelled request was answered: %v", m)
 		}
 	}
 	s.cmd.Wait()
@@ -164,7 +164,7 @@ func TestJSONRPCRobustness(t *testing.T) {
 	}
 }
 
-// TestRedactionEndToEnd: the forms issue 16 found in clear leave no secret
+// TestRedactionEndToEnd: the forms once found in clear leave no secret
 // in the audit log, ordinary words and the server's sentences stay whole,
 // and env names are kept.
 func TestRedactionEndToEnd(t *testing.T) {

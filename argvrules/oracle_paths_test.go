@@ -14,12 +14,12 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
-// The red-team differential tests follow runOracle's contract (an argv
-// whose run ran the canary or wrote outside must have been refused, and
-// at least one variant must escape) for the escapes of the red-team
-// report: makefiles read from standard input through unnormalised paths
-// and working-directory symlinks, pip config writing the user's pip.conf,
-// and output-directory options of pip, npm and cargo.
+// Differential tests of the paths programs read and write, with
+// runOracle's contract (an argv whose run ran the canary or wrote outside
+// must have been refused, and at least one variant must escape):
+// makefiles read from standard input through unnormalised paths and
+// working-directory symlinks, pip config writing the user's pip.conf, and
+// output-directory options of pip, npm and cargo.
 
 // runOracleSetup is runOracle with a setup step run in each fresh
 // environment before the variant (symlinks, a crate) and a resolved
