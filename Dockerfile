@@ -3,7 +3,7 @@
 # outside the mounted workspace; audit goes to stderr unless configured).
 #
 #   docker build -t mcp-shell-server .
-#   docker run --rm -i --init --read-only --tmpfs /tmp --user "$(id -u):$(id -g)" \
+#   docker run --rm -i --init --read-only --tmpfs /tmp --user "$(id -u):$(id -g)" -e HOME=/tmp \
 #     -v "$PWD:/workspace" --env-file deploy/example.env mcp-shell-server
 #
 # --init is optional: as PID 1 the server reaps every orphan of its calls
@@ -11,10 +11,12 @@
 # init it does the same as a child subreaper. Its start-up line names the
 # mechanism ("process lifetime mechanism=subreaper" with Docker's read-only
 # cgroupfs; "cgroup" where it may create cgroups beneath its own).
-# Base images are pinned to exact releases. To pin by digest as well (do it
-# where a registry is reachable, and update both lines together):
+# Both base images are pinned to exact releases (Go 1.26.8 on bookworm; Debian
+# 12.12, bookworm, slim). To pin by digest as well (do it where a registry is
+# reachable, and update both FROM lines together):
 #   docker buildx imagetools inspect golang:1.26.8-bookworm --format '{{.Manifest.Digest}}'
-#   then write FROM golang:1.26.8-bookworm@sha256:<digest>
+#   docker buildx imagetools inspect debian:12.12-slim --format '{{.Manifest.Digest}}'
+#   then write FROM golang:1.26.8-bookworm@sha256:<digest> and FROM debian:12.12-slim@sha256:<digest>
 FROM golang:1.26.8-bookworm AS build
 WORKDIR /src
 COPY go.mod go.sum ./
@@ -26,7 +28,7 @@ RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X github.com/seed-b63acb1b
 
 # The programs the server may run must exist in the runtime image: Debian
 # slim with git, tar and the usual text tools; add what your allowlist needs.
-FROM debian:bookworm-slim
+FROM debian:12.12-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends git ca-certificates mawk file \
  && rm -rf /var/lib/apt/lists/* \

@@ -4,6 +4,11 @@
 // bsdtar, GNU tar old-style words, the go flag package, npm's nopt,
 // Python's optparse, clap, cobra).
 //
+// [Check] judges one stage with the recognizer of its program's family
+// ([FamilyOf], [Families]); [Registry] returns the rows, from which
+// internal/docgen writes docs/rules.md (every rule and reason code) and
+// the family table of docs/sandbox.md. See ExampleCheck.
+//
 // A recognizer parses one pipeline stage's argv the way the real program
 // does and then decides: it returns nil when no dangerous form is reachable
 // and a *Rejection naming the offending argument otherwise. Recognizers are
@@ -23,7 +28,7 @@
 // source its grammar follows, and the facts the kernel sandbox needs
 // (programs it executes, network use, cache directories, extra
 // environment). FamilyOf, Check (the policy's lookup), the fuzz target,
-// the registry tests and the "README names every family" test are derived
+// the registry tests and the family sections of docs/rules.md are derived
 // from it. codes.go lists every reason code.
 //
 // Adding a recognizer is one file, one registry row and its tests. For a
@@ -53,7 +58,8 @@
 // plus table rows in programs_test.go (a("frob", "-x", "id") → "frob.exec";
 // a("frob", "-o", "out") allowed) and, where frob is installed, an oracle
 // that runs it. The fuzz target and the registry tests cover the new row
-// without further edits; README.md must name the family.
+// without further edits; go run ./internal/docgen adds its section to
+// docs/rules.md and its row to docs/sandbox.md.
 //
 // # Grammar engine
 //
@@ -105,6 +111,25 @@
 // ...), which are delegated like every program's own I/O. A program that
 // has such a form and no family is refused by the policy's categorical
 // list instead.
+//
+// # Credentials
+//
+// Which arguments are credentials is a fact of the grammar too (secrets.go,
+// secrettables.go): Secrets reads a stage's argv with its program's
+// grammar and returns where the credentials are and in what form (the
+// whole value, the password of "user:password", an OpenSSL "pass:"
+// argument, sqlplus's "user/password@db", cookie values, an operand after
+// "configure set NAME"). Families with a getopt_long table read with it,
+// in tolerant mode (table.parseTolerant: past grammar errors, ambiguous
+// prefixes read as any of their candidates), and name their credential
+// options next to their risks (curl.go curlCredentials, wget.go
+// wgetCredentials); the other families (git, npm, pnpm, yarn, cargo, zip,
+// docker, podman, kubectl) and programs without a recognizer (the
+// database clients, archivers, openssl, keytool, ssh-keygen, htpasswd,
+// the cloud clients, ...) have a sparse redaction table: their credential
+// options in the spellings they accept, the options whose values must be
+// skipped, subcommand tables and operand rules. Package audit redacts
+// what Secrets finds.
 //
 // Delegated, not claimed: what the programs read (file:// URLs, -i, -T,
 // requirement and package files), network access, package scripts,

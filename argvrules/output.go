@@ -24,8 +24,8 @@ func outputValue(ctx Context, family string, ev *event, kind redirect.Kind) *Rej
 // (relative, no ".." component, resolving inside ctx.Dir through os.Root,
 // not a FIFO or device, no symlink leading outside), for a file or a
 // directory that may not exist yet. It creates nothing; the program opens
-// the path itself later, so this is a check, not a confinement (SECURITY.md
-// says so). The refusal is "<family>.output-path" naming arg, the argv
+// the path itself later, so this is a check, not a confinement (SECURITY.md,
+// "Non-goals"). The refusal is "<family>.output-path" naming arg, the argv
 // element at index that carried the path.
 func outputPath(ctx Context, family string, index int, arg, p string, kind redirect.Kind) *Rejection {
 	const policy = "output path outside the working directory"

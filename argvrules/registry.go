@@ -11,7 +11,7 @@ import (
 // Family is one program family: the executables it covers and the
 // recognizer that judges their argv. Rows are data; everything else
 // (FamilyOf, the policy's lookup, the fuzz seeds, the table tests, the
-// "README names every family" test) is derived from the registry.
+// family sections of docs/rules.md) is derived from the registry.
 type Family struct {
 	// Name is the family's name and the prefix of its reason codes
 	// ("tar" → "tar.exec-option").
@@ -27,6 +27,10 @@ type Family struct {
 	// Source names what the grammar follows (program versions, man page
 	// sections, source files).
 	Source string
+	// Secrets, when set, reads a stage's argv for the credentials it
+	// carries, with the family's grammar (secrets.go); the audit log
+	// redacts them.
+	Secrets func(argv []string) Reading
 
 	// The facts below are for the kernel sandbox (package sandbox), which
 	// confines each stage by what its family legitimately needs. A
@@ -78,17 +82,20 @@ type Workspace struct {
 	Allowed []string
 }
 
-// Network is when a family's stage may use TCP under the sandbox's
-// default network policy (MCP_SHELL_SANDBOX_NETWORK=family).
+// Network is when a family's stage may use the network under the
+// sandbox's default network policy (MCP_SHELL_SANDBOX_NETWORK=family).
 type Network struct {
 	// Always grants every stage of the family (curl, wget).
 	Always bool
-	// Fetch are the subcommands that fetch: a stage gets TCP when any of
-	// its words after argv[0] (up to a "--") is one of them. Matching
-	// any word, not the parsed subcommand, can only grant more: a path
-	// named "fetch" gives that git stage the network git already may use
-	// for fetch.
+	// Fetch are the subcommands that fetch: a stage gets the network when
+	// the subcommand its argv runs (Subcommands) is one of them, never for
+	// a fetch word elsewhere (an argument of a script or of a program
+	// under test).
 	Fetch []string
+	// Subcommands reads the subcommand argv runs with the family's own
+	// grammar (every reading, where the grammar leaves two). Required with
+	// Fetch.
+	Subcommands func(argv []string) []string
 	// Reason says why the family needs the network.
 	Reason string
 }
@@ -111,98 +118,119 @@ var gitCore = []string{"/usr/lib/git-core", "/usr/libexec/git-core", "/usr/local
 // (docker/cli cli-plugins/manager/manager_unix.go defaultSystemPluginDirs).
 var dockerPlugins = []string{"/usr/local/lib/docker/cli-plugins", "/usr/local/libexec/docker/cli-plugins", "/usr/lib/docker/cli-plugins", "/usr/libexec/docker/cli-plugins"}
 
-// registry is every family, in the order the README lists them. Adding a
+// registry is every family, in the order docs/rules.md lists them. Adding a
 // recognizer is one file with its function and one row here.
 var registry = []Family{
 	{Name: "find", Programs: []string{"find", "gfind", "bfind"}, Recognize: checkFind, Source: "GNU findutils 4.9 find(1)",
 		SandboxSource: "find(1): -exec, -execdir, -ok and -okdir are the only programs find runs"},
-	{Name: "awk", Programs: []string{"awk", "gawk", "mawk", "nawk", "original-awk", "onetrue-awk", "bwk-awk", "goawk"}, Recognize: checkAwk, Dialect: awkDialectOf, Source: "gawk 5.2, mawk 1.3.4 and BusyBox 1.35 awk grammars",
-		SandboxSource: "gawk 5.2 io.c and mawk 1.3.4 files.c: system(), print | cmd and cmd | getline run /bin/sh -c; /inet files are gawk's only network"},
-	{Name: "sort", Programs: []string{"sort", "gsort"}, Recognize: checkSort, Source: "GNU coreutils 9.1 sort long_options",
+	{Name: "awk", Programs: awkPrograms, Recognize: checkAwk, Dialect: awkDialectOf, Env: awkEnv, Source: "gawk 5.2, mawk 1.3.4 and BusyBox 1.35 awk grammars",
+		SandboxSource: "gawk 5.2 io.c and mawk 1.3.4 files.c: system(), print | cmd and cmd | getline run /bin/sh -c; /inet files are gawk's only network; " +
+			"gawk's AWKPATH default \".:/usr/share/awk\" (awkSystemPath keeps the working directory out of the inplace include search)"},
+	{Name: "sed", Programs: []string{"sed", "gsed"}, Recognize: checkSed, Source: "GNU sed 4.9 sed/sed.c and sed/compile.c, BusyBox 1.35–1.37 editors/sed.c",
+		SandboxSource: "GNU sed 4.9 execute.c: the e command and the e flag of s run /bin/sh -c (popen), which no grant allows; BusyBox sed runs no program"},
+	{Name: "sort", Programs: []string{"sort", "gsort"}, Recognize: checkSort, Secrets: sortSecrets, Source: "GNU coreutils 9.1 sort long_options",
 		SandboxSource: "coreutils 9.1 sort.c pipe_fork: --compress-program is the only program sort runs"},
 	{Name: "tar", Programs: []string{"tar", "gtar", "bsdtar"}, Recognize: checkTar, Source: "GNU tar 1.34 and bsdtar 3.7 grammars",
 		Exec: []string{"sh", "gzip", "bzip2", "lbzip2", "xz", "lzip", "lzma", "lzop", "zstd", "compress", "lz4"},
 		SandboxSource: "GNU tar 1.34 src/buffer.c zip_program (the compressors of -z -j -J --lzip --lzma --lzop --zstd -Z) and src/system.c " +
 			"(compression runs /bin/sh -c PROGRAM, decompression execvp's PROGRAM -d); libarchive 3.7 runs lz4, lzop, zstd ... when built without the library"},
-	{Name: "git", Programs: []string{"git"}, Also: isGitDashed, Recognize: checkGit, Env: gitEnv, Source: "git 2.53 ∪ 2.39 parse-options (package git)",
+	{Name: "git", Programs: []string{"git"}, Also: isGitDashed, Recognize: checkGit, Env: gitEnv, Secrets: gitTable.read, Source: "git 2.53 ∪ 2.39 parse-options (package git)",
 		HomeConfig: []string{".gitconfig", ".config/git"},
 		Exec:       append(append([]string{}, gitCore...), "git", "sh", "true", "ssh", "gpg", "gpgsm", "ssh-keygen"),
-		Network: Network{Fetch: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "fetch-pack", "send-pack", "archive", "send-email"},
+		Network: Network{Fetch: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "fetch-pack", "send-pack", "archive", "send-email"}, Subcommands: gitSubcommands,
 			Reason: "they talk to remotes over http(s), git:// or ssh (transport.c, connect.c); archive only with --remote, send-email over SMTP"},
 		SandboxSource: "git 2.39/2.53: its own programs live in gitexecdir (git-core); connect.c git_connect runs the local and ssh transports " +
 			"(git-upload-pack 'PATH') with use_shell, run-command.c prepare_shell_cmd runs commands with shell metacharacters through sh, " +
 			"and 2.39's git-submodule and merge strategies are sh scripts; true is the pinned core.editor, ssh the pinned core.sshCommand, " +
 			"gpg, gpgsm and ssh-keygen the pinned gpg.*.program (package git ChildConfig); git-config(1) FILES: ~/.gitconfig, $XDG_CONFIG_HOME/git/config"},
-	{Name: "rg", Programs: []string{"rg"}, Recognize: checkRg, Source: "ripgrep 13/14 flag definitions",
+	{Name: "rg", Programs: []string{"rg"}, Recognize: checkRg, Secrets: rgSecrets, Source: "ripgrep 13/14 flag definitions",
 		SandboxSource: "ripgrep 14 crates/cli: --pre and the --search-zip decompressors are the only programs rg runs"},
-	{Name: "split", Programs: []string{"split", "gsplit"}, Recognize: checkSplit, Source: "GNU coreutils 9.1 split --help",
+	{Name: "split", Programs: []string{"split", "gsplit"}, Recognize: checkSplit, Secrets: splitSecrets, Source: "GNU coreutils 9.1 split --help",
 		SandboxSource: "coreutils 9.1 split.c create(): --filter runs $SHELL -c (or /bin/sh)"},
-	{Name: "sdiff", Programs: []string{"sdiff", "gsdiff"}, Recognize: checkSdiff, Source: "GNU diffutils 3.8 sdiff",
+	{Name: "sdiff", Programs: []string{"sdiff", "gsdiff"}, Recognize: checkSdiff, Secrets: sdiffSecrets, Source: "GNU diffutils 3.8 sdiff",
 		Exec: []string{"diff"}, SandboxSource: "diffutils 3.8 sdiff.c: sdiff runs DEFAULT_DIFF_PROGRAM (diff) for every comparison"},
-	{Name: "diff3", Programs: []string{"diff3", "gdiff3"}, Recognize: checkDiff3, Source: "GNU diffutils 3.8 diff3",
+	{Name: "diff3", Programs: []string{"diff3", "gdiff3"}, Recognize: checkDiff3, Secrets: diff3Secrets, Source: "GNU diffutils 3.8 diff3",
 		Exec: []string{"diff"}, SandboxSource: "diffutils 3.8 diff3.c read_diff: diff3 runs DEFAULT_DIFF_PROGRAM (diff) for each pair"},
-	{Name: "wget", Programs: []string{"wget"}, Recognize: checkWget, Source: "GNU Wget 1.21 wget --help",
+	{Name: "wget", Programs: []string{"wget"}, Recognize: checkWget, Secrets: wgetSecrets, Source: "GNU Wget 1.21 wget --help",
 		Network:       Network{Always: true, Reason: "downloading is wget's job"},
 		SandboxSource: "wget 1.21: --use-askpass is the only program wget runs"},
-	{Name: "curl", Programs: []string{"curl"}, Recognize: checkCurl, Source: "curl 7.88 curl --help all",
+	{Name: "curl", Programs: []string{"curl"}, Recognize: checkCurl, Secrets: curlSecrets, Source: "curl 7.88 curl --help all",
 		Network:       Network{Always: true, Reason: "transfers are curl's job"},
 		SandboxSource: "curl 7.88 runs no other program"},
 	{Name: "make", Programs: []string{"make", "gmake"}, Recognize: checkMake, Source: "GNU make 4.3/4.4 make(1)",
 		RunsPrograms: true, SandboxSource: "make(1): recipes are shell commands"},
 	{Name: "go", Programs: []string{"go"}, Also: isGoRelease, Recognize: checkGo, Source: "go 1.22–1.26 cmd/go flag sets",
 		RunsPrograms: true,
-		Network: Network{Fetch: []string{"get", "install", "mod", "work"},
-			Reason: "they resolve and download modules through GOPROXY (cmd/go/internal/modfetch); build, test and run fetch only missing modules, which go mod download fetches first"},
+		Network: Network{Fetch: []string{"get", "install", "mod", "work", "list"}, Subcommands: goSubcommands,
+			Reason: "they resolve and download modules through GOPROXY (cmd/go/internal/modfetch), go list -m to list module versions; build, test and run fetch only missing modules, which go mod download fetches first"},
 		Caches:        []Cache{{Env: "GOCACHE", Dir: "go-build"}, {Env: "GOMODCACHE", Dir: "go-mod"}, {Env: "GOPATH", Dir: "go-path"}},
 		SandboxSource: "go help environment (GOCACHE, GOMODCACHE, GOPATH; defaults beneath $HOME); go build runs the compiler, go test the test binaries it builds in GOTMPDIR"},
-	{Name: "npm", Programs: []string{"npm"}, Recognize: checkNpm, Source: "npm 9–11 nopt definitions",
+	{Name: "npm", Programs: []string{"npm"}, Recognize: checkNpm, Secrets: npmTable.read, Source: "npm 9–11 nopt definitions",
 		RunsPrograms: true, Network: npmFetch, Caches: []Cache{{Env: "npm_config_cache", Dir: "npm"}}, HomeConfig: []string{".npmrc"},
 		SandboxSource: "npm 10 docs: config cache (default ~/.npm) and userconfig (default ~/.npmrc), npm run-script runs package scripts through sh"},
 	{Name: "npx", Programs: []string{"npx", "pnpx"}, Recognize: checkNpx, Source: "npm 9–11 npx",
 		RunsPrograms: true, Network: Network{Always: true, Reason: "npx downloads the package it runs"}, Caches: []Cache{{Env: "npm_config_cache", Dir: "npm"}},
 		HomeConfig:    []string{".npmrc"},
 		SandboxSource: "npm 10 docs: npm exec (config cache, default ~/.npm; userconfig, default ~/.npmrc)"},
-	{Name: "pnpm", Programs: []string{"pnpm"}, Recognize: checkPnpm, Source: "pnpm 8–9 CLI",
+	{Name: "pnpm", Programs: []string{"pnpm"}, Recognize: checkPnpm, Secrets: pnpmTable.read, Source: "pnpm 8–9 CLI",
 		RunsPrograms: true,
-		Network: Network{Fetch: []string{"install", "i", "add", "update", "up", "fetch", "outdated", "publish", "audit", "dlx", "view", "info"},
+		Network: Network{Fetch: []string{"install", "i", "add", "update", "up", "fetch", "outdated", "publish", "audit", "dlx", "view", "info"}, Subcommands: nodeSubcommands(false),
 			Reason: "they download packages from the registry"},
 		Caches:        []Cache{{Env: "npm_config_store_dir", Dir: "pnpm-store"}, {Env: "npm_config_cache_dir", Dir: "pnpm-cache"}},
 		HomeConfig:    []string{".npmrc", ".config/pnpm"},
 		SandboxSource: "pnpm 9 docs: settings store-dir and cache-dir, read from npm_config_* variables; .npmrc and ~/.config/pnpm/rc"},
-	{Name: "yarn", Programs: []string{"yarn", "yarnpkg"}, Recognize: checkYarn, Source: "yarn 1.x and berry CLIs",
+	{Name: "yarn", Programs: []string{"yarn", "yarnpkg"}, Recognize: checkYarn, Secrets: yarnTable.read, Source: "yarn 1.x and berry CLIs",
 		RunsPrograms: true,
-		Network: Network{Fetch: []string{"install", "add", "upgrade", "up", "outdated", "info", "npm", "dlx", "publish"},
+		Network: Network{Fetch: []string{"install", "add", "upgrade", "up", "outdated", "info", "npm", "dlx", "publish"}, Subcommands: nodeSubcommands(true),
 			Reason: "they download packages from the registry"},
 		Caches:        []Cache{{Env: "YARN_CACHE_FOLDER", Dir: "yarn"}},
 		HomeConfig:    []string{".yarnrc", ".yarnrc.yml", ".npmrc"},
 		SandboxSource: "yarn 1 docs (yarn cache dir, YARN_CACHE_FOLDER; ~/.yarnrc) and berry's cacheFolder setting (~/.yarnrc.yml)"},
 	{Name: "pip", Programs: []string{"pip", "pip3"}, Also: isPipVersion, Recognize: checkPip, Source: "pip 23–24 optparse command table",
 		RunsPrograms: true,
-		Network: Network{Fetch: []string{"install", "download", "wheel", "index", "search"},
+		Network: Network{Fetch: []string{"install", "download", "wheel", "index", "search"}, Subcommands: pipSubcommands,
 			Reason: "they download distributions from the package index (pip/_internal/commands)"},
 		Caches:        []Cache{{Env: "PIP_CACHE_DIR", Dir: "pip"}},
 		HomeConfig:    []string{".config/pip", ".pip"},
 		SandboxSource: "pip 23 docs: Caching (PIP_CACHE_DIR, default ~/.cache/pip) and Configuration (~/.config/pip/pip.conf, legacy ~/.pip/pip.conf); builds run setup.py or PEP 517 backends in subprocesses"},
-	{Name: "cargo", Programs: []string{"cargo"}, Recognize: checkCargo, Source: "cargo 1.7x–1.9x clap definitions",
+	{Name: "cargo", Programs: []string{"cargo"}, Recognize: checkCargo, Secrets: cargoTable.read, Source: "cargo 1.7x–1.9x clap definitions",
 		RunsPrograms: true,
-		Network: Network{Fetch: []string{"fetch", "update", "install", "search", "publish", "login", "owner", "yank", "generate-lockfile", "vendor"},
+		Network: Network{Fetch: []string{"fetch", "update", "install", "search", "publish", "login", "owner", "yank", "generate-lockfile", "vendor"}, Subcommands: cargoSubcommands,
 			Reason: "they download from or talk to the registry; build, check and test fetch only missing crates, which cargo fetch fetches first"},
 		Caches:        []Cache{{Env: "CARGO_HOME", Dir: "cargo"}},
 		SandboxSource: "The Cargo Book, Cargo Home (registry index and crate cache beneath CARGO_HOME, default ~/.cargo); cargo runs rustc and build scripts"},
-	{Name: "zip", Programs: []string{"zip"}, Recognize: checkZip, Source: "Info-ZIP zip 3.0",
+	{Name: "zip", Programs: []string{"zip"}, Recognize: checkZip, Secrets: zipTable.read, Source: "Info-ZIP zip 3.0",
 		SandboxSource: "zip 3.0 zip.c: -T runs unzip (or -TT's command); nothing else"},
-	{Name: "docker", Programs: []string{"docker"}, Recognize: checkDocker, Source: "docker CLI 24–28 (cobra)",
+	{Name: "docker", Programs: []string{"docker"}, Recognize: checkDocker, Secrets: dockerTable.read, Source: "docker CLI 24–28 (cobra)",
 		Exec:          dockerPlugins,
 		Network:       Network{Always: true, Reason: "the CLI talks to the daemon over /run/docker.sock or TCP"},
 		SandboxSource: "docker/cli cli-plugins/manager/manager_unix.go defaultSystemPluginDirs"},
-	{Name: "podman", Programs: []string{"podman"}, Recognize: checkPodman, Source: "podman 4–5 (cobra)",
+	{Name: "podman", Programs: []string{"podman"}, Recognize: checkPodman, Secrets: dockerTable.read, Source: "podman 4–5 (cobra)",
 		RunsPrograms: true, Network: Network{Always: true, Reason: "podman pulls images and runs its network helpers"},
 		SandboxSource: "podman 5: rootless podman itself runs conmon, the OCI runtime and network helpers"},
-	{Name: "kubectl", Programs: []string{"kubectl"}, Recognize: checkKubectl, Source: "kubectl 1.2x–1.3x (cobra)",
+	{Name: "kubectl", Programs: []string{"kubectl"}, Recognize: checkKubectl, Secrets: kubectlTable.read, Source: "kubectl 1.2x–1.3x (cobra)",
 		Network:       Network{Always: true, Reason: "kubectl talks to the API server"},
 		SandboxSource: "kubectl 1.3x: credential exec plugins named by the kubeconfig are its only programs (widen with MCP_SHELL_SANDBOX_EXEC)"},
+	{Name: "hg", Programs: []string{"hg"}, Recognize: checkHg, Source: "Mercurial 6.x mercurial/dispatch.py (_earlyparseopts, fancyopts.earlygetopt) and commands.globalopts",
+		HomeConfig:    []string{".hgrc", ".config/hg"},
+		SandboxSource: "hg help config: the editor, merge tools, pager and ssh remotes are hg's programs, none granted (hg runs as a leaf did: its own file and interpreter); hgrc(5) FILES"},
+	{Name: "openssl", Programs: []string{"openssl"}, Recognize: checkOpenssl, Source: "OpenSSL 3.0.19 apps/lib/opt.c opt_next and the option tables of openssl CMD -help",
+		SandboxSource: "OpenSSL 3.0 apps run no program (the engines, providers and configuration modules they load are shared libraries: the recognizer's concern)"},
+	{Name: "pygmentize", Programs: []string{"pygmentize"}, Recognize: checkPygmentize, Source: "Pygments 2.x pygments/cmdline.py (argparse)",
+		SandboxSource: "Pygments 2.x runs no program"},
+	{Name: "patch", Programs: []string{"patch", "gpatch"}, Recognize: checkPatch, Source: "GNU patch 2.7.6 src/patch.c longopts and get_some_switches, util.c create_backup",
+		SandboxSource: "GNU patch 2.7.6 pch.c do_ed_script (popen \"ed - FILE\" for ed-style diffs) and util.c systemic (system() for -g/PATCH_GET): neither ed nor sh is granted, so an ed script in the patch text fails instead of running"},
 	{Name: "file", Programs: []string{"file"}, Recognize: checkFile, Source: "file 5.4x file(1)",
 		SandboxSource: "file 5.44 compress.c: only -z may run a decompressor, when libmagic lacks the library"},
+}
+
+// Subcommands are the subcommands argv runs as f's grammar reads them
+// (Network.Subcommands); nil for a family without a reader or a nil f.
+func (f *Family) Subcommands(argv []string) []string {
+	if f == nil || f.Network.Subcommands == nil {
+		return nil
+	}
+	return f.Network.Subcommands(argv)
 }
 
 // npmFetch are npm's commands that talk to the registry (npm 10
@@ -213,7 +241,8 @@ var npmFetch = Network{
 		"update", "up", "upgrade", "udpate", "outdated", "view", "info", "show", "v", "audit", "publish", "unpublish",
 		"search", "s", "se", "find", "ping", "login", "adduser", "add-user", "logout", "whoami", "dist-tag", "dist-tags",
 		"owner", "author", "access", "deprecate", "doctor", "token", "team", "org", "star", "unstar", "stars", "repo", "bugs", "docs"},
-	Reason: "they download packages from or talk to the registry",
+	Subcommands: npmSubcommands,
+	Reason:      "they download packages from or talk to the registry",
 }
 
 // byProgram maps every listed basename to its family.
@@ -326,6 +355,16 @@ func Select(argv0 string, p Program) Selection {
 	return s
 }
 
+// All returns every family, in registry order: the registry's own rows,
+// to read, never to modify.
+func All() []*Family {
+	out := make([]*Family, len(registry))
+	for i := range registry {
+		out[i] = &registry[i]
+	}
+	return out
+}
+
 // Names returns every family name, in registry order.
 func Names() []string {
 	out := make([]string, len(registry))
@@ -367,3 +406,14 @@ func GitFamily() *Family { return familyNamed("git") }
 
 // gitEnv is the git family's Env: git.ChildConfig for the workspace.
 func gitEnv(w Workspace) []string { return git.ChildConfig(w.Dir, w.Allowed) }
+
+// Registry returns every family's row, in registry order, for the
+// documentation generator (internal/docgen): the rows are the registry's
+// own, to be read and never modified.
+func Registry() []*Family {
+	out := make([]*Family, len(registry))
+	for i := range registry {
+		out[i] = &registry[i]
+	}
+	return out
+}

@@ -356,7 +356,7 @@ func anyRisky(opts []*option) bool {
 
 // tarAllowInertCheckpointActions keeps --checkpoint-action values that
 // only print: a deliberate difference, documented with its reason in
-// SECURITY.md ("tar checkpoint actions"). Set it to false to refuse every action, as the
+// docs/rules.md ("tar checkpoint actions"). Set it to false to refuse every action, as the
 // reference README's compatibility note describes.
 const tarAllowInertCheckpointActions = true
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 )
 
@@ -14,7 +16,13 @@ import (
 // call (`sort -o`, which must be refused), so the soak also covers the
 // second tool and the refusal path.
 func (b *bench) soakRun(ctx context.Context) error {
-	s, err := launch(ctx, b.oursSpec())
+	// The store's directory is the bench's own, so that its entries can
+	// be counted.
+	retain := filepath.Join(b.tmp, "soak-retain")
+	if err := os.MkdirAll(retain, 0o700); err != nil {
+		return err
+	}
+	s, err := launch(ctx, b.oursSpec("MCP_SHELL_RETAIN_DIR="+retain))
 	if err != nil {
 		return err
 	}
@@ -29,6 +37,7 @@ func (b *bench) soakRun(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	entriesBefore := dirEntries(retain)
 	n := b.o.soak
 	lat := make([]time.Duration, 0, n)
 	start := time.Now()
@@ -44,6 +53,7 @@ func (b *bench) soakRun(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	entriesAfter := dirEntries(retain)
 	tenth := max(n/10, 1)
 	first, last := summarize(lat[:tenth]), summarize(lat[len(lat)-tenth:])
 	p := b.newPart("7. Soak: sequential calls, server resources before and after")
@@ -53,7 +63,9 @@ func (b *bench) soakRun(ctx context.Context) error {
 	p.printf("| peak RSS (VmHWM) | %s | %s | %+.1f MiB |\n", kib(before.HWMKiB), kib(after.HWMKiB), float64(after.HWMKiB-before.HWMKiB)/1024)
 	p.printf("| OS threads | %d | %d | %+d |\n", before.Threads, after.Threads, after.Threads-before.Threads)
 	p.printf("| open fds | %d | %d | %+d |\n", before.FDs, after.FDs, after.FDs-before.FDs)
-	p.printf("| child processes | %d | %d | %+d |\n\n", before.Children, after.Children, after.Children-before.Children)
+	p.printf("| child processes | %d | %d | %+d |\n", before.Children, after.Children, after.Children-before.Children)
+	p.printf("| retained-output files | %d | %d | %+d |\n\n", entriesBefore, entriesAfter, entriesAfter-entriesBefore)
+	p.printf("RSS growth per 1,000 calls: %+.2f MiB.\n\n", float64(after.RSSKiB-before.RSSKiB)/1024/float64(n)*1000)
 	p.printf("Latency drift: p50 of the first tenth %s ms, of the last tenth %s ms (p99 %s → %s ms).\n", ms(first.P50), ms(last.P50), ms(first.P99), ms(last.P99))
 	leak := after.FDs > before.FDs || after.Children > before.Children || after.Threads > before.Threads+4 || after.RSSKiB > before.RSSKiB+16<<10
 	b.addGoal(fmt.Sprintf("soak %d calls", n), "no fd or child growth (the lifetime watchdog is a child from the start), threads +4 at most (idle restricted threads are kept for reuse); RSS growth < 16 MiB",
@@ -86,6 +98,24 @@ func soakCall(ctx context.Context, s *server, i int) (time.Duration, error) {
 		_, err := s.call(ctx, "shell_execute", map[string]any{"command": []string{"true"}})
 		return time.Since(start), err
 	}
+}
+
+// dirEntries counts the files in the store directories under parent (the
+// server's private directory, mcp-shell-outputs-*); -1 when unreadable.
+func dirEntries(parent string) int {
+	dirs, err := filepath.Glob(filepath.Join(parent, "mcp-shell-outputs-*"))
+	if err != nil {
+		return -1
+	}
+	n := 0
+	for _, d := range dirs {
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			return -1
+		}
+		n += len(ents)
+	}
+	return n
 }
 
 // settle waits up to 2 s for pid to have no child processes, then reads

@@ -131,10 +131,15 @@ Usage:
   mcp-shell-server check --jsonl                 one verdict per stdin line {"id","argv","env","directory"}
   mcp-shell-server --version | --help
 
+Example: serve ~/projects/demo to a client with an everyday development allowlist, and
+check a command without running it:
+  ALLOW_COMMANDS=git,go,make,rg,grep,find,sort,ls,cat mcp-shell-server ~/projects/demo
+  ALLOW_COMMANDS=sort mcp-shell-server check -- sort -o /etc/x in.txt    # reject: sort.output-path
+
 Where the kernel offers Landlock (Linux 6.7+), every program runs in its own kernel sandbox
 by default (MCP_SHELL_SANDBOX=auto): writes only in the allowed directories, only the
 programs its job needs, TCP only for network tools. The start-up line says which mode applies.
-See README.md ("Trusted execution contract") and SECURITY.md.
+See README.md, docs/ (configuration.md has this table, rules.md every rule) and SECURITY.md.
 
 `)
 	config.Usage(w)
@@ -247,8 +252,12 @@ func logSandbox(log *slog.Logger, cfg *config.Config, l *sandbox.Launcher) {
 	attrs := []any{"sandbox", l.Mode(), "requested", cfg.SandboxMode}
 	switch {
 	case l.Confined():
-		log.Info("sandbox: every stage runs confined by Landlock", append(attrs, "landlock_abi", l.ABI(),
-			"network", cfg.Sandbox.Network, "cache_dir", l.CacheDir())...)
+		ro, whyNot := l.ReadOnlyMounts()
+		attrs = append(attrs, "landlock_abi", l.ABI(), "network", cfg.Sandbox.Network, "seccomp", l.Filtered(), "read_only_mounts", ro)
+		if !ro {
+			attrs = append(attrs, "read_only_mounts_why_not", whyNot+": stages can change timestamps and modes of files this user owns outside the writable trees")
+		}
+		log.Info("sandbox: every stage runs confined by Landlock in a domain of its own", append(attrs, "cache_dir", l.CacheDir())...)
 	case !sandbox.KernelSandbox && l.Mode() == sandbox.ModeLimits:
 		log.Warn("sandbox: the kernel sandbox is not available on this platform (only limits apply)", append(attrs, "reason", l.Fallback())...)
 	case !sandbox.KernelSandbox:
@@ -267,7 +276,7 @@ func serveHTTP(ctx context.Context, srv *server.Server, cfg *config.Config, log 
 		return fmt.Errorf("MCP_SHELL_HTTP_ADDR: %w", err)
 	}
 	log.Info("serving Streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
-	return srv.ServeStreamable(ctx, ln, server.HTTPOptions{Token: cfg.HTTPToken, MaxBody: cfg.HTTPMaxBody})
+	return srv.ServeStreamable(ctx, ln, server.HTTPOptions{Token: cfg.HTTPToken, MaxBody: cfg.HTTPMaxBody, MaxSessions: cfg.HTTPMaxSessions})
 }
 
 func configError(w io.Writer, err error) int {

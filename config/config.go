@@ -72,6 +72,9 @@ type Config struct {
 	// HTTPTokenFile is where HTTPToken was read from, or "".
 	HTTPTokenFile string
 	HTTPMaxBody   int64
+	// HTTPMaxSessions caps the open MCP sessions (protocols before
+	// 2026-07-28).
+	HTTPMaxSessions int
 
 	// SandboxMode is "auto", "landlock", "limits" or "off", as set.
 	// Launch is true when children start through the launcher (every mode
@@ -340,19 +343,44 @@ func checkNames(variable string, names []string) error {
 // Usage writes the table of variables, defaults and meanings to w (the
 // --help text).
 func Usage(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "Environment (unset or empty means the default; the MCP_SHELL_RLIMIT_* defaults apply with the launcher):")
+	fmt.Fprintln(tw, "VARIABLE\tDEFAULT\tMEANING")
+	for _, v := range Variables() {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", v.Name, v.Default, v.Desc)
+	}
+	return tw.Flush()
+}
+
+// Variable is one row of the table of variables the server reads: what
+// --help prints (Usage), and what docs/configuration.md and
+// deploy/example.env are generated from.
+type Variable struct {
+	// Name is the variable's name.
+	Name string
+	// Group is the title of the section the variable belongs to.
+	Group string
+	// Default is the default as --help shows it ("" when there is none).
+	Default string
+	// Desc says what the variable means.
+	Desc string
+	// Example is a value worth showing besides the default, or "".
+	Example string
+}
+
+// Variables returns every variable the server reads, in --help order.
+func Variables() []Variable {
 	shown := defaultEnv()
 	limits := sandbox.DefaultLimits()
 	for _, r := range shown.rlimits(&limits) {
 		*r.field = r.limit
 	}
-	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "Environment (unset or empty means the default; the MCP_SHELL_RLIMIT_* defaults apply with the launcher):")
-	fmt.Fprintln(tw, "VARIABLE\tDEFAULT\tMEANING")
 	values := reflect.ValueOf(shown)
+	var out []Variable
 	for _, v := range variables() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", v.name, shownDefault(values.Field(v.index)), v.desc)
+		out = append(out, Variable{Name: v.name, Group: v.group, Default: shownDefault(values.Field(v.index)), Desc: v.desc, Example: v.example})
 	}
-	return tw.Flush()
+	return out
 }
 
 func shownDefault(v reflect.Value) string {
@@ -386,6 +414,7 @@ func (cfg *Config) setTools(tools []string) error {
 
 func (cfg *Config) setTransport(env Env) error {
 	cfg.Transport, cfg.HTTPAddr, cfg.HTTPMaxBody = strings.TrimSpace(env.Transport), strings.TrimSpace(env.HTTPAddr), env.HTTPMaxBody
+	cfg.HTTPMaxSessions = env.HTTPMaxSessions
 	switch cfg.Transport {
 	case "stdio":
 		return nil
@@ -395,6 +424,9 @@ func (cfg *Config) setTransport(env Env) error {
 	}
 	if cfg.HTTPMaxBody <= 0 {
 		return &Error{Var: "MCP_SHELL_HTTP_MAX_BODY_BYTES", Problem: "must be a positive integer"}
+	}
+	if cfg.HTTPMaxSessions <= 0 {
+		return &Error{Var: "MCP_SHELL_HTTP_MAX_SESSIONS", Problem: "must be a positive integer"}
 	}
 	host, _, err := net.SplitHostPort(cfg.HTTPAddr)
 	if err != nil {
@@ -419,26 +451,31 @@ func (cfg *Config) setTransport(env Env) error {
 	return nil
 }
 
-// minTokenLen is the shortest bearer token accepted, in bytes.
-const minTokenLen = 16
-
+// readToken returns the bearer token, from MCP_SHELL_HTTP_TOKEN or the
+// file MCP_SHELL_HTTP_TOKEN_FILE names, refusing one that is short, a
+// placeholder or guessable (checkToken): the error names the variable the
+// token came from.
 func readToken(env Env) (string, error) {
-	token := strings.TrimSpace(env.HTTPToken)
+	token, source := strings.TrimSpace(env.HTTPToken), "MCP_SHELL_HTTP_TOKEN"
 	if env.HTTPTokenFile != "" {
+		source = "MCP_SHELL_HTTP_TOKEN_FILE"
 		if token != "" {
-			return "", &Error{Var: "MCP_SHELL_HTTP_TOKEN_FILE", Problem: "set either MCP_SHELL_HTTP_TOKEN or MCP_SHELL_HTTP_TOKEN_FILE, not both"}
+			return "", &Error{Var: source, Problem: "set either MCP_SHELL_HTTP_TOKEN or MCP_SHELL_HTTP_TOKEN_FILE, not both"}
 		}
 		b, err := os.ReadFile(env.HTTPTokenFile)
 		if err != nil {
-			return "", &Error{Var: "MCP_SHELL_HTTP_TOKEN_FILE", Problem: err.Error()}
+			return "", &Error{Var: source, Problem: err.Error()}
 		}
 		token = strings.TrimSpace(string(b))
 		if token == "" {
-			return "", &Error{Var: "MCP_SHELL_HTTP_TOKEN_FILE", Problem: "the file is empty"}
+			return "", &Error{Var: source, Problem: "the file is empty"}
 		}
 	}
-	if token != "" && len(token) < minTokenLen {
-		return "", &Error{Var: "MCP_SHELL_HTTP_TOKEN", Problem: fmt.Sprintf("too short: use at least %d characters", minTokenLen)}
+	if token == "" {
+		return "", nil
+	}
+	if problem := checkToken(token); problem != "" {
+		return "", &Error{Var: source, Problem: problem}
 	}
 	return token, nil
 }

@@ -18,45 +18,50 @@ import (
 )
 
 // Env is the raw environment, one field per variable. The env tag names
-// the variable and desc is what --help prints; defaults are not tags but
+// the variable and desc is what --help prints; group starts a section
+// (the fields after it belong to it until the next group) and example is
+// a value worth showing besides the default. Defaults are not tags but
 // the values defaultEnv fills in from Go constants, so each default has
-// one owner (see defaults.go).
+// one owner (see defaults.go). The same table, through Variables, is
+// rendered into docs/configuration.md and deploy/example.env
+// (internal/docgen), so --help and the documents cannot disagree.
 type Env struct {
-	AllowCommands     NameList `env:"ALLOW_COMMANDS" desc:"comma-separated program names to allow (exact match on argv[0]; a name with / matches only that exact path; an entry with whitespace or a shell metacharacter is refused at start-up); with none of ALLOW_COMMANDS, ALLOWED_COMMANDS, ALLOW_PATTERNS set, a built-in read-only profile"`
+	AllowCommands     NameList `env:"ALLOW_COMMANDS" example:"git,go,make,rg,grep,find,sort" desc:"comma-separated program names to allow (exact match on argv[0]; a name with / matches only that exact path; an entry with whitespace or a shell metacharacter is refused at start-up; a relative name such as ./gradlew is refused, and a program inside an allowed directory runs only by its exact absolute path); with none of ALLOW_COMMANDS, ALLOWED_COMMANDS, ALLOW_PATTERNS set, a built-in read-only profile" group:"Programs"`
 	AllowedCommands   NameList `env:"ALLOWED_COMMANDS" desc:"alias of ALLOW_COMMANDS; the two lists are united"`
-	AllowPatterns     string   `env:"ALLOW_PATTERNS" desc:"comma-separated Go regexps matched in full against argv[0]; whitespace or shell metacharacters are refused at start-up"`
-	DefaultTimeout    int      `env:"MCP_SHELL_DEFAULT_TIMEOUT_SECONDS" desc:"timeout in seconds when a shell_execute call gives none (execute_command defaults to 120 s, clamped to the maximum)"`
+	AllowPatterns     string   `env:"ALLOW_PATTERNS" example:"git-.*" desc:"comma-separated Go regexps matched in full against argv[0]; whitespace or shell metacharacters are refused at start-up; a pattern admits program names (and absolute paths directly in a PATH directory), never relative paths"`
+	GitSubcommands    NameList `env:"MCP_SHELL_GIT_ALLOW_SUBCOMMANDS" example:"st,lg" desc:"extra git subcommands (e.g. repository aliases) to admit; unknown subcommands are refused otherwise"`
+	AllowedDirs       NameList `env:"MCP_SHELL_ALLOWED_DIRECTORIES" desc:"comma-separated directories calls may run in; positional arguments come first, and the first directory is the default; default: the server's working directory" group:"Directories"`
+	DefaultTimeout    int      `env:"MCP_SHELL_DEFAULT_TIMEOUT_SECONDS" desc:"timeout in seconds when a shell_execute call gives none (execute_command defaults to 120 s, clamped to the maximum)" group:"Limits"`
 	MaxTimeout        int      `env:"MCP_SHELL_MAX_TIMEOUT_SECONDS" desc:"largest timeout in seconds a call may ask for; larger values are clamped"`
 	OutputLimit       int64    `env:"MCP_SHELL_OUTPUT_LIMIT_BYTES" desc:"cap in bytes per captured stream (stdout, stderr); redirected output counts too"`
-	ChildEnvAllowlist NameList `env:"MCP_SHELL_CHILD_ENV_ALLOWLIST" desc:"comma-separated variable names children may inherit or receive through envs; PATH here delegates PATH"`
-	ChildHome         string   `env:"MCP_SHELL_CHILD_HOME" desc:"children's HOME (git reads the user's identity from ~/.gitconfig, go keeps its caches under it); default: the server's HOME; none passes no HOME"`
+	MaxConcurrent     int      `env:"MCP_SHELL_MAX_CONCURRENT" desc:"largest number of calls running at once; further calls wait. A memory and process bound, not a CPU one: each running call holds at most 2 x MCP_SHELL_OUTPUT_LIMIT_BYTES of captured output, so lower it (or the cap) on a small machine"`
+	ChildEnvAllowlist NameList `env:"MCP_SHELL_CHILD_ENV_ALLOWLIST" example:"LANG,LC_ALL" desc:"comma-separated variable names children may inherit or receive through envs; PATH here delegates PATH; names that steer programs (HOME, KUBECONFIG, *_HOME, GOFLAGS, NPM_CONFIG_* ...) are inherited but never accepted per call, and warned about at start-up" group:"Child environment"`
+	ChildHome         string   `env:"MCP_SHELL_CHILD_HOME" desc:"children's HOME (git reads the user's identity from ~/.gitconfig, go keeps its caches under it); default: the server's HOME; none passes no HOME. Children also get USER, LOGNAME, LANG, LC_ALL and LC_CTYPE when the server has them; a call can never set HOME"`
 	SafePath          string   `env:"MCP_SHELL_SAFE_PATH" desc:"children's PATH and the only PATH used to resolve programs (blank uses the default)"`
-	AllowedDirs       NameList `env:"MCP_SHELL_ALLOWED_DIRECTORIES" desc:"comma-separated directories calls may run in; positional arguments come first, and the first directory is the default; default: the server's working directory"`
-	MaxConcurrent     int      `env:"MCP_SHELL_MAX_CONCURRENT" desc:"largest number of calls running at once; further calls wait"`
-	AuditLog          string   `env:"MCP_SHELL_AUDIT_LOG" desc:"where audit records go: stderr, or a file path (JSON lines, appended)"`
-	LogLevel          string   `env:"MCP_SHELL_LOG_LEVEL" desc:"diagnostic log level: debug, info, warn or error"`
-	GitSubcommands    NameList `env:"MCP_SHELL_GIT_ALLOW_SUBCOMMANDS" desc:"extra git subcommands (e.g. repository aliases) to admit; unknown subcommands are refused otherwise"`
-	Tools             NameList `env:"MCP_SHELL_TOOLS" desc:"tools to expose: shell_execute (pipelines, redirection), execute_command (program + args), or both"`
-	Transport         string   `env:"MCP_SHELL_TRANSPORT" desc:"stdio, or http (Streamable HTTP at /mcp, bearer token required)"`
-	HTTPAddr          string   `env:"MCP_SHELL_HTTP_ADDR" desc:"listen address for the http transport (host:port)"`
-	HTTPToken         string   `env:"MCP_SHELL_HTTP_TOKEN" desc:"bearer token clients must send over http (prefer MCP_SHELL_HTTP_TOKEN_FILE)"`
-	HTTPTokenFile     string   `env:"MCP_SHELL_HTTP_TOKEN_FILE" desc:"file holding the bearer token for the http transport"`
+	Tools             NameList `env:"MCP_SHELL_TOOLS" example:"shell_execute,execute_command" desc:"tools to expose: shell_execute (pipelines, redirection), execute_command (program + args), or both" group:"Tools and transport"`
+	Transport         string   `env:"MCP_SHELL_TRANSPORT" example:"http" desc:"stdio, or http (Streamable HTTP at /mcp, bearer token required)"`
+	HTTPAddr          string   `env:"MCP_SHELL_HTTP_ADDR" example:"0.0.0.0:8080" desc:"listen address for the http transport (host:port); a non-loopback address needs a reverse proxy or a trusted network"`
+	HTTPToken         string   `env:"MCP_SHELL_HTTP_TOKEN" desc:"bearer token clients must send over http (prefer MCP_SHELL_HTTP_TOKEN_FILE): at least 16 characters; a known placeholder or a value with too little entropy is refused at start-up"`
+	HTTPTokenFile     string   `env:"MCP_SHELL_HTTP_TOKEN_FILE" example:"/run/secrets/mcp-shell/token" desc:"file holding the bearer token for the http transport (the same rules as MCP_SHELL_HTTP_TOKEN); it must lie outside the allowed directories"`
 	HTTPMaxBody       int64    `env:"MCP_SHELL_HTTP_MAX_BODY_BYTES" desc:"largest HTTP request body in bytes"`
-	Sandbox           string   `env:"MCP_SHELL_SANDBOX" desc:"auto: every stage confined by Landlock where the kernel offers ABI 4 (Linux 6.7), else only rlimits and no_new_privs, said in one start-up line; landlock: the same but refuse to start without it; limits: rlimits and no_new_privs only; off: nothing"`
+	HTTPMaxSessions   int      `env:"MCP_SHELL_HTTP_MAX_SESSIONS" desc:"most MCP sessions open at once over http (protocols before 2026-07-28); past it the least recently used idle one is closed, and with none idle a new one gets 503"`
+	AuditLog          string   `env:"MCP_SHELL_AUDIT_LOG" example:"/var/log/mcp-shell/audit.jsonl" desc:"where audit records go: stderr, or a file path (JSON lines, appended, created mode 0600)" group:"Audit and diagnostics"`
+	LogLevel          string   `env:"MCP_SHELL_LOG_LEVEL" desc:"diagnostic log level: debug, info, warn or error"`
+	Sandbox           string   `env:"MCP_SHELL_SANDBOX" desc:"auto: every stage confined by Landlock where the kernel offers ABI 4 (Linux 6.7), else only rlimits and no_new_privs, said in one start-up line; landlock: the same but refuse to start without it; limits: rlimits and no_new_privs only; off: nothing" group:"Sandbox"`
 	SandboxReadDirs   NameList `env:"MCP_SHELL_SANDBOX_READ_DIRS" desc:"absolute directories children may read; families that run programs (make, go, npm, pip, cargo ...) may also execute beneath them, other stages read them without the program directories (/usr/bin ...)"`
 	SandboxNetwork    string   `env:"MCP_SHELL_SANDBOX_NETWORK" desc:"family: TCP only for stages whose job is the network (curl, wget, docker, kubectl; git, go, npm, pnpm, yarn, pip, cargo subcommands that fetch); deny or allow: for every stage"`
-	SandboxExec       NameList `env:"MCP_SHELL_SANDBOX_EXEC" desc:"comma list PROGRAM=HELPER[:HELPER...] widening what one program (argv[0] as in ALLOW_COMMANDS) may execute under Landlock: names looked up in the child PATH, absolute paths (a directory grants what is beneath it), or * to execute like make"`
-	SandboxCacheDir   string   `env:"MCP_SHELL_SANDBOX_CACHE_DIR" desc:"absolute directory holding the caches the sandbox gives go, npm, pip, cargo ... (GOCACHE, npm_config_cache, PIP_CACHE_DIR, CARGO_HOME); default mcp-shell-server beneath $XDG_CACHE_HOME or ~/.cache"`
+	SandboxExec       NameList `env:"MCP_SHELL_SANDBOX_EXEC" example:"/opt/tools/deploy.sh=git:rsync" desc:"comma list PROGRAM=HELPER[:HELPER...] widening what one program (argv[0] as in ALLOW_COMMANDS) may execute under Landlock: names looked up in the child PATH, absolute paths (a directory grants what is beneath it), or * to execute like make"`
+	SandboxCacheDir   string   `env:"MCP_SHELL_SANDBOX_CACHE_DIR" example:"/var/cache/mcp-shell-server" desc:"absolute directory holding the caches the sandbox gives go, npm, pip, cargo ... (GOCACHE, npm_config_cache, PIP_CACHE_DIR, CARGO_HOME); default mcp-shell-server beneath $XDG_CACHE_HOME or ~/.cache"`
 	SandboxBestEffort bool     `env:"MCP_SHELL_SANDBOX_BEST_EFFORT" desc:"1/true accepts a kernel with an older Landlock ABI and enforces what it offers"`
-	RlimitCPU         *uint64  `env:"MCP_SHELL_RLIMIT_CPU_SECONDS" desc:"RLIMIT_CPU of every child in seconds (0 = inherit); setting any MCP_SHELL_RLIMIT_* turns the launcher on, and unset ones then take their default"`
+	RlimitCPU         *uint64  `env:"MCP_SHELL_RLIMIT_CPU_SECONDS" desc:"RLIMIT_CPU of every child in seconds (0 = inherit); setting any MCP_SHELL_RLIMIT_* turns the launcher on, and unset ones then take their default" group:"Resource limits of every child"`
 	RlimitAS          *uint64  `env:"MCP_SHELL_RLIMIT_AS_BYTES" desc:"RLIMIT_AS of every child in bytes (0 = inherit, the default: Go, Java and Node reserve large address ranges)"`
 	RlimitNProc       *uint64  `env:"MCP_SHELL_RLIMIT_NPROC" desc:"RLIMIT_NPROC (processes of the server's user; stops fork bombs; not for root)"`
 	RlimitFSize       *uint64  `env:"MCP_SHELL_RLIMIT_FSIZE_BYTES" desc:"RLIMIT_FSIZE of every child in bytes"`
 	RlimitNoFile      *uint64  `env:"MCP_SHELL_RLIMIT_NOFILE" desc:"RLIMIT_NOFILE of every child"`
-	MaxJobs           int      `env:"MCP_SHELL_MAX_JOBS" desc:"background jobs running at once (background: true, or the adaptive hand-off); up to 64 more wait queued; 0 turns jobs and the job tools off"`
+	MaxJobs           int      `env:"MCP_SHELL_MAX_JOBS" desc:"background jobs running at once (background: true, or the adaptive hand-off); up to 64 more wait queued; 0 turns jobs and the job tools off" group:"Background jobs"`
 	MaxJobSeconds     int      `env:"MCP_SHELL_MAX_JOB_SECONDS" desc:"longest a background job may run, and its timeout when the call gives none"`
 	AdaptiveSeconds   int      `env:"MCP_SHELL_ADAPTIVE_SECONDS" desc:"a foreground call still running after this many seconds becomes a background job and the call returns its id (its timeout is unchanged); 0 = off, calls wait"`
-	RetainBytes       int64    `env:"MCP_SHELL_RETAIN_BYTES" desc:"bytes of each stream of each call kept on disk for read_output, stdin_output_id and shell-output:// resources; the rest is drained and discarded (truncated)"`
+	RetainBytes       int64    `env:"MCP_SHELL_RETAIN_BYTES" desc:"bytes of each stream of each call kept on disk for read_output, stdin_output_id and shell-output:// resources; the rest is drained and discarded (truncated)" group:"Retained output and result text"`
 	RetainQuota       int64    `env:"MCP_SHELL_RETAIN_QUOTA_BYTES" desc:"bytes of retained output kept in all; the oldest finished outputs are deleted to make room; 0 turns retention off (then set MCP_SHELL_MAX_JOBS=0 too)"`
 	RetainTTL         int      `env:"MCP_SHELL_RETAIN_TTL_SECONDS" desc:"seconds a retained output is kept after its call ended"`
 	RetainDir         string   `env:"MCP_SHELL_RETAIN_DIR" desc:"directory in which the server creates its private output directory (mode 0700, removed at exit); must lie outside the allowed directories"`
@@ -78,6 +83,7 @@ func defaultEnv() Env {
 		Transport:       defaultTransport,
 		HTTPAddr:        defaultHTTPAddr,
 		HTTPMaxBody:     defaultHTTPMaxBody,
+		HTTPMaxSessions: defaultHTTPMaxSessions,
 		Sandbox:         defaultSandbox,
 		SandboxReadDirs: slices.Clone(sandbox.DefaultReadDirs),
 		SandboxNetwork:  defaultSandboxNetwork,
@@ -105,17 +111,26 @@ func (e *Env) rlimits(l *sandbox.Limits) []rlimit {
 // variable is one field of Env.
 type variable struct {
 	name, desc string
-	index      int // field index in Env
+	// group is the section the variable belongs to: the group tag of the
+	// nearest field at or before it.
+	group string
+	// example is a value worth showing besides the default, or "".
+	example string
+	index   int // field index in Env
 }
 
 // variables lists Env's fields in declaration order.
 var variables = sync.OnceValue(func() []variable {
 	typ := reflect.TypeFor[Env]()
 	out := make([]variable, typ.NumField())
+	group := ""
 	for i := range out {
 		f := typ.Field(i)
 		name, _, _ := strings.Cut(f.Tag.Get("env"), ",")
-		out[i] = variable{name: name, desc: f.Tag.Get("desc"), index: i}
+		if g := f.Tag.Get("group"); g != "" {
+			group = g
+		}
+		out[i] = variable{name: name, desc: f.Tag.Get("desc"), group: group, example: f.Tag.Get("example"), index: i}
 	}
 	return out
 })

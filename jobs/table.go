@@ -230,7 +230,7 @@ func (t *Table) addLocked(j *Job, cancel context.CancelFunc, s State) {
 func (t *Table) end(j *Job, res runner.Result, err error, held bool, ended func(*Job)) {
 	// A job's output is read from its retained store, and its records need
 	// only the counts: keeping the captured bytes would hold up to 2 × cap
-	// for every ended job still listed (SECURITY.md, the memory bound).
+	// for every ended job still listed (SECURITY.md, "Memory bound").
 	res.Stdout, res.Stderr = nil, nil
 	j.mu.Lock()
 	j.result, j.err, j.ended = res, err, time.Now()

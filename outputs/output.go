@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"sync"
 	"time"
 )
@@ -19,23 +20,34 @@ type Output struct {
 	// deleted is closed when the store deletes the output.
 	deleted chan struct{}
 
-	// Guarded by s.mu: set once the output has finished.
+	// Guarded by s.mu: set once the output has finished; its places in
+	// the store's queues.
 	finished   bool
 	finishedAt time.Time
+	links      [2]link
 
 	// mu guards what follows and orders the writes to the files. Lock
 	// order: mu before s.mu.
 	mu      sync.Mutex
 	streams [2]stream
 	done    bool
-	// changed is closed and replaced whenever a stream grows or the
-	// output finishes: waiters select on the current one.
+	// toFiles: every later byte goes to the files (Persist).
+	toFiles bool
+	// changed, once a waiter made it, is closed and cleared whenever a
+	// stream grows or the output finishes: waiters select on the current
+	// one. Writes nobody waits for allocate nothing.
 	changed chan struct{}
 }
 
-// stream is one stream's file and counts.
+// stream is one stream's bytes and counts: in memory (mem) until it
+// outgrows Config.InMemory or the memory bound, then in its file.
 type stream struct {
-	f         *os.File // open for writing until Finish; nil before the first byte
+	// mem holds the kept bytes while the stream is in memory. It is only
+	// ever appended to, so a slice of it handed to a reader never changes.
+	mem       []byte
+	inFile    bool     // the kept bytes are in the file (mem is nil)
+	hasFile   bool     // the file exists (created on its first byte)
+	f         *os.File // the file open for writing until Finish
 	size      int64    // bytes kept
 	total     int64    // bytes given
 	truncated bool     // some were discarded
@@ -73,35 +85,77 @@ func (w streamWriter) Write(p []byte) (int, error) {
 	st := &o.streams[w.i]
 	st.total += int64(len(p))
 	var keep int64
-	var deleted []string
 	if !st.failed {
 		keep = min(int64(len(p)), s.cfg.PerStream-st.size)
 	}
+	var g grant
 	if keep > 0 {
-		keep, deleted = s.reserve(o, keep)
+		g = s.reserve(o, keep, !st.inFile && !o.toFiles && st.size+keep <= s.cfg.InMemory)
+		keep = g.n
 	}
 	if keep < int64(len(p)) {
 		st.truncated = true
 	}
 	if keep > 0 {
-		n, err := o.write(w.i, p[:keep])
-		st.size += n
-		if n < keep {
-			s.release(keep - n)
-		}
-		if err != nil {
-			st.failed, st.truncated = true, true
-		}
+		o.keep(w.i, p[:keep], g.memory)
 	}
 	full := st.failed || st.size >= s.cfg.PerStream
 	o.broadcast()
 	o.mu.Unlock()
-	s.notify(deleted, true)
-	s.notify([]string{o.ID}, false)
+	s.notifyGone(g.deleted)
+	s.notifyChanged(o.ID)
 	if full {
 		return len(p), ErrStreamFull
 	}
 	return len(p), nil
+}
+
+// keep stores p, granted by reserve, in memory or in stream i's file.
+// Called with o.mu held.
+func (o *Output) keep(i int, p []byte, memory bool) {
+	st := &o.streams[i]
+	n := int64(len(p))
+	if memory {
+		st.mem = append(st.mem, p...)
+		st.size += n
+		return
+	}
+	if !o.moveToFile(i) {
+		o.s.release(n, false)
+		return
+	}
+	written, err := o.write(i, p)
+	st.size += written
+	if written < n {
+		o.s.release(n-written, false)
+	}
+	if err != nil {
+		st.failed, st.truncated = true, true
+	}
+}
+
+// moveToFile puts stream i's bytes held in memory into its file, where
+// every later byte goes. When the file cannot be written it removes it
+// and returns false: the stream keeps its bytes in memory and nothing
+// more. Called with o.mu held.
+func (o *Output) moveToFile(i int) bool {
+	st := &o.streams[i]
+	if st.inFile {
+		return true
+	}
+	if st.failed {
+		return false
+	}
+	if st.size > 0 {
+		if written, err := o.write(i, st.mem); err != nil || written < st.size {
+			o.removeFile(i)
+			st.failed, st.truncated = true, true
+			return false
+		}
+	}
+	o.s.moved(st.size)
+	st.inFile, st.mem = true, nil
+	return true
 }
 
 // write appends p to stream i's file, creating it on the first byte.
@@ -113,18 +167,36 @@ func (o *Output) write(i int, p []byte) (int64, error) {
 		if err != nil {
 			return 0, err
 		}
-		st.f = f
+		st.f, st.hasFile = f, true
+		o.s.fileCreated(1)
 	}
 	n, err := st.f.Write(p)
 	return int64(n), err
+}
+
+// removeFile deletes a file that failed while the stream's bytes moved
+// into it. Called with o.mu held.
+func (o *Output) removeFile(i int) {
+	st := &o.streams[i]
+	if st.f != nil {
+		st.f.Close()
+		st.f = nil
+	}
+	if st.hasFile {
+		_ = o.s.root.Remove(o.fileName(i))
+		st.hasFile = false
+		o.s.fileCreated(-1)
+	}
 }
 
 func (o *Output) fileName(i int) string { return o.ID + "." + Streams[i] }
 
 // broadcast wakes every waiter. Called with o.mu held.
 func (o *Output) broadcast() {
-	close(o.changed)
-	o.changed = make(chan struct{})
+	if o.changed != nil {
+		close(o.changed)
+		o.changed = nil
+	}
 }
 
 func (o *Output) closeFiles() {
@@ -133,6 +205,23 @@ func (o *Output) closeFiles() {
 			f.Close()
 			o.streams[i].f = nil
 		}
+	}
+}
+
+// Persist moves the bytes the output holds in memory to its files, where
+// every later byte goes: for a call that becomes a job, whose output is
+// read while it runs and usually outgrows the memory an answer's would
+// take. A stream whose file cannot be written keeps what it holds and
+// nothing more (Truncated). It does nothing once the output is done.
+func (o *Output) Persist() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.done {
+		return
+	}
+	o.toFiles = true
+	for i := range o.streams {
+		o.moveToFile(i)
 	}
 }
 
@@ -146,10 +235,17 @@ func (o *Output) Finish() {
 	}
 	o.done = true
 	o.closeFiles()
+	for i := range o.streams {
+		// A stream held in memory grew by appending: give back the
+		// spare capacity of its last growth, as it is kept for the TTL.
+		if st := &o.streams[i]; !st.inFile && cap(st.mem) > len(st.mem)+len(st.mem)/4 {
+			st.mem = slices.Clip(slices.Clone(st.mem))
+		}
+	}
 	o.broadcast()
 	o.mu.Unlock()
 	o.s.finished(o)
-	o.s.notify([]string{o.ID}, false)
+	o.s.notifyChanged(o.ID)
 }
 
 // FinishCounted finishes the output with the bytes each stream really
@@ -169,10 +265,15 @@ func (o *Output) FinishCounted(totals [2]int64) {
 }
 
 // Drop finishes the output and deletes it at once, without a tombstone
-// (for a call whose output nobody can address).
+// (for a call whose output nobody can address): nothing of it stays in
+// the store. Config.Changed hears of it as of any deletion, so that what
+// the caller keeps by id (a resource subscription made while the call
+// ran) goes too.
 func (o *Output) Drop() {
 	o.Finish()
-	o.s.drop(o)
+	if o.s.drop(o) {
+		o.s.notifyGone([]string{o.ID})
+	}
 }
 
 // StreamInfo is one stream's state.
@@ -213,6 +314,8 @@ func (o *Output) infoLocked() Info {
 
 // Chunk is a read of one stream.
 type Chunk struct {
+	// Data is the bytes read; the caller must not modify them (a stream
+	// held in memory is handed out without a copy).
 	Data []byte
 	// Offset is where Data starts.
 	Offset int64
@@ -227,6 +330,7 @@ type Chunk struct {
 func (o *Output) Read(i int, off, n int64) (Chunk, error) {
 	o.mu.Lock()
 	in := o.infoLocked()
+	mem, inFile := o.streams[i].mem, o.streams[i].inFile
 	o.mu.Unlock()
 	c := Chunk{Offset: off, Info: in}
 	size := in.Streams[i].Size
@@ -234,6 +338,10 @@ func (o *Output) Read(i int, off, n int64) (Chunk, error) {
 		return c, o.alive()
 	}
 	n = min(n, size-off)
+	if !inFile {
+		c.Data = mem[off : off+n : off+n]
+		return c, o.alive()
+	}
 	f, err := o.s.root.Open(o.fileName(i))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -282,6 +390,9 @@ func (o *Output) Wait(ctx context.Context, i int, off int64) {
 	for {
 		o.mu.Lock()
 		ready := o.streams[i].size > off || o.done
+		if o.changed == nil {
+			o.changed = make(chan struct{})
+		}
 		ch := o.changed
 		o.mu.Unlock()
 		if ready {
@@ -297,22 +408,30 @@ func (o *Output) Wait(ctx context.Context, i int, off int64) {
 	}
 }
 
-// OpenStdout opens the kept stdout for reading (for a chained call's
-// stdin): the file, or /dev/null when stdout was empty. The output must be
-// done. The caller closes the file.
-func (o *Output) OpenStdout() (*os.File, error) {
-	in := o.Info()
-	if !in.Done {
-		return nil, ErrRunning
+// OpenStdout returns the kept stdout for a chained call's standard input;
+// the output must be done. A stdout held in memory comes as data (shared:
+// the caller must not modify it), one in its file as that file open for
+// reading (the caller closes it); an empty stdout is neither.
+func (o *Output) OpenStdout() (data []byte, f *os.File, err error) {
+	o.mu.Lock()
+	done, st := o.done, o.streams[0]
+	o.mu.Unlock()
+	switch {
+	case !done:
+		return nil, nil, ErrRunning
+	case st.size == 0:
+		return nil, nil, nil
+	case !st.inFile:
+		return st.mem[:st.size:st.size], nil, o.alive()
 	}
-	if in.Streams[0].Size == 0 {
-		return os.Open(os.DevNull)
-	}
-	f, err := o.s.root.Open(o.fileName(0))
+	f, err = o.s.root.Open(o.fileName(0))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, o.gone()
+		return nil, nil, o.gone()
 	}
-	return f, err
+	if err != nil {
+		return nil, nil, err
+	}
+	return nil, f, nil
 }
 
 // ErrRunning is returned by OpenStdout for an output still being written.

@@ -16,6 +16,14 @@ import (
 // (a few hundred bytes per output) for as long as the TTL.
 const DefaultMaxOutputs = 4096
 
+// DefaultMemory bounds the bytes all outputs hold in memory when
+// Config.Memory is zero. 16 MiB holds DefaultMaxOutputs outputs of 4 KiB
+// (a compiler's error list, a test summary: what most calls print), or
+// 512 outputs that each fill 16 KiB on both streams, while keeping the
+// store's share of the server's memory small next to the running calls'
+// captures (2 MiB each at the default cap); past it, outputs go to files.
+const DefaultMemory = 16 << 20
+
 // maxTombstones is how many deleted ids are remembered, so a read of one
 // can say why it is gone.
 const maxTombstones = 1024
@@ -36,12 +44,21 @@ type Config struct {
 	Parent string
 	// PerStream is the most bytes kept of one stream of one call.
 	PerStream int64
-	// Quota is the most bytes kept by all outputs together.
+	// Quota is the most bytes kept by all outputs together, in memory and
+	// in files.
 	Quota int64
 	// TTL is how long a finished output is kept.
 	TTL time.Duration
 	// MaxOutputs bounds how many outputs exist (0 means DefaultMaxOutputs).
 	MaxOutputs int
+	// InMemory is how many bytes of a stream are held in memory before the
+	// stream moves to its file (0: every stream is in its file from its
+	// first byte). The server sets it to the answer's text limit, so that
+	// an output the answer showed whole costs no file.
+	InMemory int64
+	// Memory bounds the bytes all outputs hold in memory together (0 means
+	// DefaultMemory); a stream whose bytes would pass it goes to its file.
+	Memory int64
 	// Changed, when not nil, is called after an output gained bytes,
 	// finished or was deleted (gone). It is called without locks held and
 	// must not block.
@@ -90,23 +107,26 @@ type tombstone struct {
 	at     time.Time
 }
 
-// Store is the set of retained outputs in one private directory.
+// Store is the set of retained outputs: in memory and in files in one
+// private directory.
 type Store struct {
 	cfg  Config
 	dir  string
 	root *os.Root
 
-	mu     sync.Mutex
-	closed bool
-	used   int64
-	byID   map[string]*Output
-	order  []*Output // creation order, oldest first
-	// expiring holds finished outputs in finish order: with one TTL for
-	// all, its head expires first. Deleted entries are skipped lazily.
-	expiring []*Output
+	mu       sync.Mutex
+	closed   bool
+	used     int64 // bytes kept, in memory and in files
+	inMemory int64 // of which held in memory
+	files    int   // streams whose bytes are in a file
+	byID     map[string]*Output
+	created  queue // every output, oldest first
+	expiring queue // finished outputs in finish order
 	timer    *time.Timer
 	gone     map[string]tombstone
-	goneFIFO []string
+	// goneRing holds the tombstoned ids, the oldest at goneNext once full.
+	goneRing [maxTombstones]string
+	goneNext int
 }
 
 // Open creates the private directory and returns an empty store.
@@ -116,6 +136,9 @@ func Open(cfg Config) (*Store, error) {
 	}
 	if cfg.MaxOutputs <= 0 {
 		cfg.MaxOutputs = DefaultMaxOutputs
+	}
+	if cfg.Memory <= 0 {
+		cfg.Memory = DefaultMemory
 	}
 	dir, err := os.MkdirTemp(cfg.Parent, "mcp-shell-outputs-")
 	if err != nil {
@@ -132,13 +155,15 @@ func Open(cfg Config) (*Store, error) {
 		os.Remove(dir)
 		return nil, fmt.Errorf("outputs: %w", err)
 	}
-	return &Store{cfg: cfg, dir: dir, root: root, byID: map[string]*Output{}, gone: map[string]tombstone{}}, nil
+	s := &Store{cfg: cfg, dir: dir, root: root, byID: map[string]*Output{}, gone: map[string]tombstone{}}
+	s.created.kind, s.expiring.kind = byCreation, byFinish
+	return s, nil
 }
 
 // Dir is the store's private directory.
 func (s *Store) Dir() string { return s.dir }
 
-// Used is the bytes currently kept on disk.
+// Used is the bytes currently kept, in memory and in files.
 func (s *Store) Used() int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -150,6 +175,29 @@ func (s *Store) Len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.byID)
+}
+
+// Stats is what a store holds at one moment: each figure is bounded by
+// the Config (Outputs and Finished by MaxOutputs, Bytes by Quota, Memory
+// by Config.Memory, Files by twice MaxOutputs, Tombstones by 1024).
+type Stats struct {
+	// Outputs exist (running or finished); Finished of them wait for
+	// their TTL.
+	Outputs, Finished int
+	// Bytes are kept in all, Memory of them in memory.
+	Bytes, Memory int64
+	// Files are the streams whose bytes are in a file (created on a
+	// stream's first byte there).
+	Files int
+	// Tombstones are deleted ids remembered for their reason.
+	Tombstones int
+}
+
+// Stats returns the store's current figures.
+func (s *Store) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return Stats{Outputs: len(s.byID), Finished: s.expiring.n, Bytes: s.used, Memory: s.inMemory, Files: s.files, Tombstones: len(s.gone)}
 }
 
 // Create starts a new output with a fresh id. Its writers (Stdout, Stderr)
@@ -174,11 +222,11 @@ func (s *Store) Create() (*Output, error) {
 	for s.taken(id) {
 		id = newID()
 	}
-	o := &Output{ID: id, s: s, created: time.Now(), changed: make(chan struct{}), deleted: make(chan struct{})}
+	o := &Output{ID: id, s: s, created: time.Now(), deleted: make(chan struct{})}
 	s.byID[id] = o
-	s.order = append(s.order, o)
+	s.created.push(o)
 	s.mu.Unlock()
-	s.notify(deleted, true)
+	s.notifyGone(deleted)
 	return o, nil
 }
 
@@ -214,9 +262,13 @@ func (s *Store) Close() error {
 	if s.timer != nil {
 		s.timer.Stop()
 	}
-	all := s.order
-	s.byID, s.order, s.expiring = map[string]*Output{}, nil, nil
-	s.used = 0
+	var all []*Output
+	for o := s.created.head; o != nil; o = s.created.next(o) {
+		all = append(all, o)
+	}
+	s.byID = map[string]*Output{}
+	s.created, s.expiring = queue{kind: byCreation}, queue{kind: byFinish}
+	s.used, s.inMemory, s.files = 0, 0, 0
 	s.mu.Unlock()
 	for _, o := range all {
 		o.mu.Lock()
@@ -228,39 +280,71 @@ func (s *Store) Close() error {
 	return os.RemoveAll(s.dir)
 }
 
+// grant is what reserve gives a write: bytes of the quota, whether they
+// may be held in memory, and the ids it deleted to make room.
+type grant struct {
+	n       int64
+	memory  bool
+	deleted []string
+}
+
 // reserve grants up to n bytes of the quota to o, deleting finished
-// outputs (oldest first) to make room; it returns the grant and the ids it
-// deleted. Called with o.mu held.
-func (s *Store) reserve(o *Output, n int64) (int64, []string) {
+// outputs (oldest first) to make room. With memory, the bytes are also
+// taken from the memory bound if it has room for all of them; otherwise
+// they go to a file. Called with o.mu held.
+func (s *Store) reserve(o *Output, n int64, memory bool) grant {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return 0, nil
+		return grant{}
 	}
-	var deleted []string
+	var g grant
 	for s.used+n > s.cfg.Quota {
 		v := s.oldestFinished(o)
 		if v == nil {
 			break
 		}
 		s.deleteLocked(v, Evicted)
-		deleted = append(deleted, v.ID)
+		g.deleted = append(g.deleted, v.ID)
 	}
-	grant := max(0, min(n, s.cfg.Quota-s.used))
-	s.used += grant
-	return grant, deleted
+	g.n = max(0, min(n, s.cfg.Quota-s.used))
+	s.used += g.n
+	if memory && s.inMemory+g.n <= s.cfg.Memory {
+		g.memory = true
+		s.inMemory += g.n
+	}
+	return g
 }
 
-// release returns n unused bytes of a reservation.
-func (s *Store) release(n int64) {
+// release returns n unused bytes of a reservation (memory: held in
+// memory).
+func (s *Store) release(n int64, memory bool) {
 	s.mu.Lock()
 	s.used -= n
+	if memory {
+		s.inMemory -= n
+	}
+	s.mu.Unlock()
+}
+
+// moved accounts for a stream whose n bytes held in memory are now in its
+// file.
+func (s *Store) moved(n int64) {
+	s.mu.Lock()
+	s.inMemory -= n
+	s.mu.Unlock()
+}
+
+// fileCreated counts d more (or, negative, fewer) files.
+func (s *Store) fileCreated(d int) {
+	s.mu.Lock()
+	s.files += d
 	s.mu.Unlock()
 }
 
 // oldestFinished is the oldest finished output other than except, or nil.
 func (s *Store) oldestFinished(except *Output) *Output {
-	for _, o := range s.order {
+	for o := s.created.head; o != nil; o = s.created.next(o) {
 		if o.finished && o != except {
 			return o
 		}
@@ -277,7 +361,7 @@ func (s *Store) finished(o *Output) {
 		return
 	}
 	o.finished, o.finishedAt = true, time.Now()
-	s.expiring = append(s.expiring, o)
+	s.expiring.push(o)
 	if s.timer == nil {
 		s.timer = time.AfterFunc(s.cfg.TTL, s.expire)
 	}
@@ -289,70 +373,74 @@ func (s *Store) expire() {
 	s.mu.Lock()
 	var deleted []string
 	now := time.Now()
-	for len(s.expiring) > 0 {
-		o := s.expiring[0]
-		if s.byID[o.ID] != o { // deleted already (quota, count, Drop)
-			s.expiring = s.expiring[1:]
-			continue
-		}
+	for o := s.expiring.head; o != nil; o = s.expiring.head {
 		if wait := o.finishedAt.Add(s.cfg.TTL).Sub(now); wait > 0 {
 			s.timer.Reset(wait)
 			break
 		}
-		s.expiring = s.expiring[1:]
 		s.deleteLocked(o, Expired)
 		deleted = append(deleted, o.ID)
 	}
-	if len(s.expiring) == 0 && s.timer != nil {
+	if s.expiring.head == nil && s.timer != nil {
 		s.timer = nil // the next finished output arms a new one
 	}
-	if n := len(s.expiring); cap(s.expiring) > 64 && n < cap(s.expiring)/4 {
-		s.expiring = slices.Clone(s.expiring) // let the backing array shrink
-	}
 	s.mu.Unlock()
-	s.notify(deleted, true)
+	s.notifyGone(deleted)
 }
 
-// deleteLocked removes o (finished) with a tombstone saying why; reason ""
-// removes it silently (Drop).
+// deleteLocked removes o (finished) from every index, with a tombstone
+// saying why; reason "" removes it silently (Drop). o's streams no longer
+// change (it finished), so they are read here without o.mu.
 func (s *Store) deleteLocked(o *Output, reason Reason) {
 	delete(s.byID, o.ID)
-	if i := slices.Index(s.order, o); i >= 0 {
-		s.order = slices.Delete(s.order, i, i+1)
-	}
+	s.created.remove(o)
+	s.expiring.remove(o)
 	for i := range o.streams {
-		if o.streams[i].size > 0 {
+		st := &o.streams[i]
+		if st.hasFile {
 			_ = s.root.Remove(o.fileName(i))
+			s.files--
 		}
-		s.used -= o.streams[i].size
+		if !st.inFile {
+			s.inMemory -= st.size
+		}
+		s.used -= st.size
 	}
 	close(o.deleted)
 	if reason == "" {
 		return
 	}
-	if len(s.goneFIFO) >= maxTombstones {
-		delete(s.gone, s.goneFIFO[0])
-		s.goneFIFO = s.goneFIFO[1:]
+	if old := s.goneRing[s.goneNext]; old != "" {
+		delete(s.gone, old)
 	}
+	s.goneRing[s.goneNext] = o.ID
+	s.goneNext = (s.goneNext + 1) % maxTombstones
 	s.gone[o.ID] = tombstone{reason: reason, at: time.Now()}
-	s.goneFIFO = append(s.goneFIFO, o.ID)
 }
 
-// drop deletes o without a tombstone.
-func (s *Store) drop(o *Output) {
+// drop deletes o without a tombstone; false when it was gone already.
+func (s *Store) drop(o *Output) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.byID[o.ID] == o && o.finished {
-		s.deleteLocked(o, "")
+	if s.byID[o.ID] != o || !o.finished {
+		return false
 	}
+	s.deleteLocked(o, "")
+	return true
 }
 
-func (s *Store) notify(ids []string, gone bool) {
+func (s *Store) notifyGone(ids []string) {
 	if s.cfg.Changed == nil {
 		return
 	}
 	for _, id := range ids {
-		s.cfg.Changed(id, gone)
+		s.cfg.Changed(id, true)
+	}
+}
+
+func (s *Store) notifyChanged(id string) {
+	if s.cfg.Changed != nil {
+		s.cfg.Changed(id, false)
 	}
 }
 
@@ -365,12 +453,12 @@ const idAlphabet = "abcdefghijklmnopqrstuvwxyz234567"
 const idLen = 10
 
 func newID() string {
-	b := make([]byte, idLen)
-	rand.Read(b) // never fails (crypto/rand panics instead)
+	var b [idLen]byte
+	rand.Read(b[:]) // never fails (crypto/rand panics instead)
 	for i := range b {
 		b[i] = idAlphabet[b[i]%32]
 	}
-	return string(b)
+	return string(b[:])
 }
 
 // ValidID reports whether id has the shape of an output id.

@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-func open(t *testing.T, cfg Config) *Store {
+func open(t testing.TB, cfg Config) *Store {
 	t.Helper()
 	if cfg.Parent == "" {
 		cfg.Parent = t.TempDir()
@@ -35,7 +35,7 @@ func open(t *testing.T, cfg Config) *Store {
 	return s
 }
 
-func create(t *testing.T, s *Store) *Output {
+func create(t testing.TB, s *Store) *Output {
 	t.Helper()
 	o, err := s.Create()
 	if err != nil {
@@ -270,29 +270,36 @@ func TestWait(t *testing.T) {
 
 func TestOpenStdout(t *testing.T) {
 	t.Parallel()
-	s := open(t, Config{})
-	o := create(t, s)
-	io.WriteString(o.Stdout(), "b\na\n")
-	if _, err := o.OpenStdout(); !errors.Is(err, ErrRunning) {
-		t.Fatalf("running output opened: %v", err)
+	for _, inMemory := range []int64{0, 1024} {
+		s := open(t, Config{InMemory: inMemory})
+		o := create(t, s)
+		io.WriteString(o.Stdout(), "b\na\n")
+		if _, _, err := o.OpenStdout(); !errors.Is(err, ErrRunning) {
+			t.Fatalf("running output opened: %v", err)
+		}
+		o.Finish()
+		data, f, err := o.OpenStdout()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if inMemory == 0 {
+			if data != nil || f == nil {
+				t.Fatalf("a stdout in its file: data %q, file %v", data, f)
+			}
+			data, _ = io.ReadAll(f)
+			f.Close()
+		} else if f != nil {
+			t.Fatalf("a stdout held in memory came as a file %s", f.Name())
+		}
+		if string(data) != "b\na\n" {
+			t.Errorf("in memory up to %d: read %q", inMemory, data)
+		}
+		e := create(t, s)
+		e.Finish()
+		if data, f, err := e.OpenStdout(); data != nil || f != nil || err != nil {
+			t.Fatalf("empty stdout: %q %v %v", data, f, err)
+		}
 	}
-	o.Finish()
-	f, err := o.OpenStdout()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(f)
-	f.Close()
-	if string(b) != "b\na\n" {
-		t.Errorf("read %q", b)
-	}
-	e := create(t, s)
-	e.Finish()
-	f, err = e.OpenStdout()
-	if err != nil || f.Name() != os.DevNull {
-		t.Fatalf("empty stdout: %v %v", f, err)
-	}
-	f.Close()
 }
 
 // TestConcurrentWritersAndReaders is for the race detector: two writers

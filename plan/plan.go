@@ -53,6 +53,9 @@ type Stage struct {
 	// Dialect is the implementation the recognizer read Argv as (awk:
 	// "gawk", "mawk", "busybox", or all of them when it could not tell).
 	Dialect string `json:"dialect,omitempty"`
+	// Subcommands are the subcommands Argv runs as Family's grammar reads
+	// them (git fetch, npm install ...): the stage's network follows them.
+	Subcommands []string `json:"subcommands,omitempty"`
 	// Env is the stage's complete environment, "NAME=value" entries sorted
 	// by name, each name once.
 	Env []string `json:"-"`

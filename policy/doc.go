@@ -25,6 +25,12 @@
 //     the call's private temporary directory (Config.TempDirs);
 //   - the redirections, and the output paths the recognizers contained.
 //
+// [FromSettings] builds the policy the server runs with (the operator's
+// allowlist and every family's recognizer from package argvrules);
+// [Policy.Evaluate] decides one request in a pinned working directory
+// ([workdir.Dir]), returning a [Plan] or a [refusal.Rejection]. The
+// reason codes are listed in docs/rules.md. See ExampleFromSettings.
+//
 // The order of checks, and so which reason wins:
 //
 //  1. the request alone (checkRequest): an argv, a non-blank program for

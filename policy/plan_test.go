@@ -195,3 +195,34 @@ type countingDirs struct {
 
 func (c *countingDirs) CallDir() (string, error) { return c.dir, nil }
 func (c *countingDirs) ReleaseCallDir(string)    { c.released++ }
+
+// TestProgramsWhereStagesWriteAreRefused: a program found beneath a tree
+// the sandbox makes writable outside the allowed directories (an
+// operator's delegated GOPATH, whose bin directory go install fills) is
+// refused as one inside an allowed directory is, unless its absolute path
+// is allowlisted exactly.
+func TestProgramsWhereStagesWriteAreRefused(t *testing.T) {
+	dir := fixture(t)
+	gopath := t.TempDir()
+	bin := filepath.Join(gopath, "bin")
+	if err := os.Mkdir(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeExe(t, filepath.Join(bin, "golangci-lint"))
+	rules, err := sandbox.NewRules(sandbox.Config{Mode: sandbox.ModeLimits, WriteDirs: []string{dir.Real()}, CacheDir: t.TempDir(), Limits: sandbox.DefaultLimits()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"GOPATH": gopath}
+	getenv := func(n string) (string, bool) { v, ok := env[n]; return v, ok }
+	for _, tt := range []struct {
+		allow string
+		code  refusal.Code
+	}{{"golangci-lint", CodeWritableProgram}, {filepath.Join(bin, "golangci-lint"), ""}} {
+		p := New(Config{Commands: []string{tt.allow}, ChildEnv: childenv.Config{Allowlist: []string{"GOPATH"}, SafePath: bin}, Getenv: getenv, Sandbox: rules})
+		_, err := decideIn(t, p, []string{tt.allow}, dir)
+		if rj := refusal.As(err); tt.code == "" && err != nil || tt.code != "" && (rj == nil || rj.Code != tt.code) {
+			t.Errorf("%s: %v, want %q", tt.allow, err, tt.code)
+		}
+	}
+}

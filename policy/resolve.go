@@ -38,10 +38,12 @@ func (p *Policy) resolveProgram(name string, index int) (plan.Program, error) {
 }
 
 // checkLocation refuses a relative program path (it names a file in the
-// working directory) and a program any of whose chain lies inside an
-// allowed directory or the call's directory, unless name is an absolute
-// path the operator allowlisted exactly.
-func (p *Policy) checkLocation(name string, index int, prog plan.Program, dir *workdir.Dir) error {
+// working directory) and a program any of whose chain lies where calls
+// can write: an allowed directory, the call's directory, or a tree the
+// sandbox makes writable outside them (its caches, an operator's GOPATH:
+// sandbox.Rules.WritableRoots), unless name is an absolute path the
+// operator allowlisted exactly.
+func (p *Policy) checkLocation(name string, index int, prog plan.Program, c callContext) error {
 	if strings.Contains(name, "/") && !filepath.IsAbs(name) {
 		return reject(CodeWritableProgram, index, name,
 			"Command rejected by default security policy: program in a writable directory: %q is a path relative to the working directory, which calls can write; allowlist the program's absolute path and call it by that path", name)
@@ -49,9 +51,9 @@ func (p *Policy) checkLocation(name string, index int, prog plan.Program, dir *w
 	if prog.Found == "" || (filepath.IsAbs(name) && p.commands[name]) {
 		return nil
 	}
-	writable := append([]string{}, p.cfg.AllowedDirs...)
-	if dir != nil {
-		writable = append(writable, dir.Real())
+	writable := append(append([]string{}, p.cfg.AllowedDirs...), p.cfg.Sandbox.WritableRoots(c.base)...)
+	if c.dir != nil {
+		writable = append(writable, c.dir.Real())
 	}
 	for _, f := range chainFiles(prog.Resolution) {
 		if d := workdir.Inside(f, writable); d != "" {

@@ -6,6 +6,7 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/plan"
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
@@ -31,6 +32,7 @@ func (p *Policy) stage(w stageWords, c callContext) (plan.Stage, error) {
 	if sel.Family != nil {
 		st.Family = sel.Family.Name
 	}
+	st.Subcommands = sel.Family.Subcommands(argv)
 	st.Env, st.Confinement = p.stageEnv(st, sel.Family, c)
 	ctx := p.recognizerContext(c, st, sel)
 	ctx.Outputs = &st.Outputs
@@ -45,6 +47,12 @@ func (p *Policy) stage(w stageWords, c callContext) (plan.Stage, error) {
 // returns the allowlist rule that admitted name.
 func (p *Policy) admit(name string, at int) (string, error) {
 	if err := checkName(name, at); err != nil {
+		if r, ok := err.(*refusal.Rejection); ok && r.Code == CodeUnsafeName {
+			r.Message += splitHint(name)
+		}
+		return "", err
+	}
+	if err := shellHabit(name, at); err != nil {
 		return "", err
 	}
 	if n, category, ok := Refused(name); ok {
@@ -61,7 +69,7 @@ func (p *Policy) program(name string, at int, c callContext) (plan.Program, erro
 	if err != nil {
 		return prog, err
 	}
-	if err := p.checkLocation(name, at, prog, c.dir); err != nil {
+	if err := p.checkLocation(name, at, prog, c); err != nil {
 		return prog, err
 	}
 	if err := checkTargets(name, at, prog.Resolution); err != nil {
@@ -86,7 +94,8 @@ func (p *Policy) stageEnv(st plan.Stage, fam *argvrules.Family, c callContext) (
 	if p.cfg.Sandbox == nil {
 		return env, plan.Confinement{Mode: sandbox.ModeOff}
 	}
-	conf, add := p.cfg.Sandbox.Stage(sandbox.StageRequest{Argv: st.Argv, Family: fam, Program: st.Program.Resolution, Env: env, TempDir: c.tempDir})
+	conf, add := p.cfg.Sandbox.Stage(sandbox.StageRequest{Argv: st.Argv, Family: fam, Program: st.Program.Resolution, Env: env,
+		TempDir: c.tempDir, Subcommands: st.Subcommands})
 	return childenv.Overlay(env, add), conf
 }
 

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/outputs"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
@@ -77,6 +78,43 @@ func BenchmarkDrain(b *testing.B) {
 			}
 		})
 	})
+}
+
+// BenchmarkRetainedTee is a foreground call as the server runs it: the
+// streams teed into a retained output (package outputs, with the server's
+// defaults: 16 KiB held in memory, the text limit; 16 MiB kept per
+// stream), finished with the run's counts and then dropped, so that every
+// op pays for its own file. 16KiB fits in memory (no file); 1MiB moves to
+// its file at 16 KiB; the 256 MiB drain keeps 16 MiB, after which the
+// output says it is full and the rest is spliced away as without a tee
+// (compare cpu-ms/op with BenchmarkDrain/256MiB and .../tee).
+func BenchmarkRetainedTee(b *testing.B) {
+	store, err := outputs.Open(outputs.Config{Parent: b.TempDir(), PerStream: 16 << 20, Quota: 256 << 20, TTL: time.Hour, InMemory: 16 << 10})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer store.Close()
+	for _, bc := range []struct {
+		n, limit int64
+		drain    bool
+	}{{16 << 10, 1 << 20, false}, {1 << 20, 1 << 20, false}, {256 << 20, 1 << 20, true}} {
+		b.Run(human(bc.n), func(b *testing.B) {
+			s := zeroSpec(b, bc.n, bc.limit, bc.drain)
+			benchBytes(b, bc.n, func(b *testing.B) {
+				out, err := store.Create()
+				if err != nil {
+					b.Fatal(err)
+				}
+				s.StdoutTee, s.StderrTee = out.Stdout(), out.Stderr()
+				r := runOK(b, s)
+				out.FinishCounted([2]int64{r.StdoutBytes, r.StderrBytes})
+				if in := out.Info(); in.Streams[0].Total != bc.n || in.Streams[0].Size != min(bc.n, 16<<20) {
+					b.Fatalf("retained %+v of %d bytes", in.Streams[0], bc.n)
+				}
+				out.Drop()
+			})
+		})
+	}
 }
 
 // benchPair runs three sub-benchmarks of n bytes each: the floor, the
@@ -176,8 +214,11 @@ func (w *countWriter) Write(p []byte) (int, error) {
 }
 
 func human(n int64) string {
-	if n >= 1<<20 {
+	switch {
+	case n >= 1<<20:
 		return strconv.FormatInt(n>>20, 10) + "MiB"
+	case n >= 1<<10:
+		return strconv.FormatInt(n>>10, 10) + "KiB"
 	}
 	return strconv.FormatInt(n, 10) + "B"
 }

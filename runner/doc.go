@@ -1,5 +1,8 @@
 // Package runner runs one approved pipeline without a shell and reports
-// how it ended.
+// how it ended: [Run] takes a [Spec] (stages, the pinned working
+// directory from [workdir.Open], the complete child environment, limits,
+// the [sandbox.Launcher]) and returns a [Result] whose [Outcome] says how
+// it ended. See ExampleRun.
 //
 // Contract (Run):
 //

@@ -99,7 +99,7 @@ func (ts tspec) withTemp(tmp string) Spec {
 	var confine plantest.Confine
 	if l := s.Sandbox; l != nil {
 		confine = func(argv []string, fam *argvrules.Family, prog childenv.Resolution, env []string) (plan.Confinement, []string) {
-			return l.Stage(sandbox.StageRequest{Argv: argv, Family: fam, Program: prog, Env: env, TempDir: tmp})
+			return l.Stage(sandbox.StageRequest{Argv: argv, Family: fam, Program: prog, Env: env, TempDir: tmp, Subcommands: fam.Subcommands(argv)})
 		}
 	}
 	c := plantest.Call(ts.Dir, confine, ts.Env, ts.Stages...)

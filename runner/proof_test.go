@@ -76,7 +76,7 @@ var followUp = map[string][]string{
 }
 
 // knownGaps are rows the kernel layer cannot stop, each with the reason
-// (SECURITY.md, "What the sandbox does not contain"). They are run and
+// (docs/sandbox.md, "What it does not contain"). They are run and
 // logged; they do not fail the proof.
 var knownGaps = map[string]string{
 	"gtfo-busybox-shell-v1":  "busybox runs its sh and touch applets from its own binary: no other file is executed",

@@ -6,6 +6,7 @@ package sandbox
 
 import (
 	"os"
+	"runtime"
 	"syscall"
 	"testing"
 
@@ -59,6 +60,51 @@ func BenchmarkStart(b *testing.B) {
 					b.Fatal(err)
 				}
 				p.Wait()
+			}
+		})
+	}
+}
+
+// BenchmarkConfineFromInside is the work the thread does in every new
+// stage at its stop after execve: entering the nested domain, closing the
+// scoping ruleset, installing the seccomp filter (the kernel converts and
+// compiles it each time), against the nested domain alone.
+func BenchmarkConfineFromInside(b *testing.B) {
+	requireLandlock(b)
+	abi, _ := KernelABI()
+	filter, err := stageFilter(filterKind{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	fd, err := scopeRuleset(abi)
+	if err != nil {
+		b.Fatal(err)
+	}
+	scope := os.NewFile(uintptr(fd), "scope")
+	defer scope.Close()
+	for _, bc := range []struct {
+		name   string
+		filter []unix.SockFilter
+	}{{"scope", nil}, {"scope+filter", filter}} {
+		b.Run(bc.name, func(b *testing.B) {
+			runtime.LockOSThread() // the tracer is this thread
+			defer runtime.UnlockOSThread()
+			for b.Loop() {
+				b.StopTimer()
+				p, err := os.StartProcess(lookPath(b, "true"), []string{"true"}, &os.ProcAttr{Files: []*os.File{nil, nil, nil, scope}, Sys: &syscall.SysProcAttr{Ptrace: true}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				var info unix.Siginfo
+				unix.Waitid(unix.P_PID, p.Pid, &info, unix.WSTOPPED|unix.WNOWAIT, nil)
+				b.StartTimer()
+				if err := confineFromInside(p.Pid, 3, bc.filter); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				unix.PtraceDetach(p.Pid)
+				p.Wait()
+				b.StartTimer()
 			}
 		})
 	}

@@ -3,6 +3,11 @@
 // socket filter, rlimits and no_new_privs, without confining the server
 // itself and without starting a second program per stage.
 //
+// [NewLauncher] validates a [Config] and probes the kernel once, at
+// start-up; [Launcher.Start] starts each stage confined. What a stage may
+// do, per family, and what each kernel offers is in docs/sandbox.md. See
+// ExampleNewLauncher.
+//
 // # Modes
 //
 // Config.Mode is ModeAuto (the server's default: ModeLandlock where the
@@ -86,5 +91,6 @@
 // shared by every call. A descendant that leaves the call's process group
 // keeps its domain, and so its write access to the allowed directories
 // and to the call's temporary directory, which a later call may reuse.
-// SECURITY.md, "What it does not contain", has the full list.
+// docs/sandbox.md, "What it does not contain", has the full list, and
+// what each family gets (generated from the registry).
 package sandbox

@@ -14,7 +14,7 @@ import (
 // error, never a panic; a decoded one has a known mode and a target.
 func FuzzParseArgs(f *testing.F) {
 	l := &Launcher{exe: "/x", Rules: &Rules{cfg: Config{Mode: ModeLandlock, WriteDirs: []string{"/w"}, Limits: DefaultLimits()}, abi: 7, mode: ModeLandlock}}
-	pl := applied{landlock: true, filter: true, policy: policy{ABI: 7, Read: []string{"/usr"}, Exec: []string{"/bin/true"}, Write: []string{"/w", "/tmp/t"}}}
+	pl := applied{landlock: true, filter: &filterKind{}, policy: policy{ABI: 7, Read: []string{"/usr"}, Exec: []string{"/bin/true"}, Write: []string{"/w", "/tmp/t"}}}
 	_, args := l.Command("/bin/true", []string{"true", "a"}, pl)
 	f.Add(strings.Join(args[2:], "\x00"))
 	f.Add("{}\x00--\x00/bin/true\x00true")

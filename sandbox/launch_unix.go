@@ -66,12 +66,25 @@ func launch(args []string, ppid int) error {
 	if err := setLimits(w.Lim); err != nil {
 		return err
 	}
+	if w.ReadOnly {
+		if err := enterReadOnlyWorld(w.Policy.Write, w.Dir); err != nil {
+			return fail("mounts", "%w", err)
+		}
+	}
 	if w.Mode == ModeLandlock {
-		if err := restrict(w.Policy, w.Filter); err != nil {
+		if err := restrict(w.Policy); err != nil {
 			return err
 		}
 	} else if err := noNewPrivs(); err != nil {
 		return err
+	}
+	if err := dropCapabilities(); err != nil {
+		return err
+	}
+	if f := w.Filter; f != nil {
+		if err := installFilter(filterKind{network: f.Network, unixSockets: f.Unix}); err != nil {
+			return fail("seccomp", "%w", err)
+		}
 	}
 	if err := holdParentDeathSignal(ppid); err != nil {
 		return err
@@ -96,4 +109,9 @@ func environ() []string {
 		return []string{}
 	}
 	return strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
+}
+
+// changesUser reports whether attr starts the process as another user.
+func changesUser(attr *os.ProcAttr) bool {
+	return attr.Sys != nil && attr.Sys.Credential != nil
 }

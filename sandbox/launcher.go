@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,8 +18,17 @@ type Launcher struct {
 	*Rules
 	rlimits []rlimit
 	held    *heldPaths
-	filter  bool // the socket filter exists for this architecture
-	exe     string
+	filter  bool // the seccomp filter exists for this architecture
+	// scope is the ruleset every stage restricts itself with inside its
+	// thread's domain (scopeRuleset); nil without Landlock. It stays open
+	// for the process's life.
+	scope *os.File
+	// readOnly gives every restricted thread a read-only mount namespace
+	// but for its stage's writable trees (mountns_linux.go);
+	// readOnlyWhyNot says why not.
+	readOnly       bool
+	readOnlyWhyNot string
+	exe            string
 	// reexec is decided once (method): false starts stages from a
 	// restricted thread, true through the re-executed launcher.
 	methodOnce sync.Once
@@ -44,7 +54,17 @@ func NewLauncher(cfg Config) (*Launcher, error) {
 		return nil, err
 	}
 	if l.mode == ModeLandlock {
-		l.held = holdPaths(l.leafRead, cfg.readDirs(), deviceRW, deviceRO, []string{"/"})
+		l.held = holdPaths(l.leafRead, cfg.readDirs(), cfg.WriteDirs, deviceRW, deviceRO, []string{"/"})
+		fd, err := scopeRuleset(l.abi)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
+		}
+		l.scope = os.NewFile(uintptr(fd), "landlock-stage-scope")
+		if err := probeReadOnlyWorld(); err != nil {
+			l.readOnlyWhyNot = err.Error()
+		} else {
+			l.readOnly = true
+		}
 	}
 	l.exe, _ = os.Executable()
 	go l.method() // probes off the start-up path
@@ -71,6 +91,14 @@ func (l *Launcher) Close() {
 	}
 }
 
+// Filtered reports whether every stage runs under the seccomp allowlist.
+func (l *Launcher) Filtered() bool { return l.mode != ModeOff && l.filter }
+
+// ReadOnlyMounts reports whether stages see every mount but their
+// writable trees read-only (so that no metadata outside them can change),
+// and why not when they do not.
+func (l *Launcher) ReadOnlyMounts() (bool, string) { return l.readOnly, l.readOnlyWhyNot }
+
 // Start starts one stage of a plan with attr, whose Env must be the
 // stage's (plan.Stage.Env) and whose Sys, when set, is kept and only
 // gains Ptrace, and returns the running process: its execve of
@@ -89,19 +117,33 @@ func (l *Launcher) Start(st *plan.Stage, attr *os.ProcAttr) (*os.Process, error)
 	if err != nil {
 		return nil, startError(err)
 	}
+	if ln.readOnly {
+		if ln.dir, err = os.Readlink(attr.Dir); err != nil || !filepath.IsAbs(ln.dir) {
+			ln.dir = attr.Dir // a plain path: resolved again in the thread's namespace
+		}
+	}
 	if l.method() {
 		return l.startReexec(path, st.Argv, attr, ln)
 	}
 	return l.threads.start(path, st.Argv, attr, ln)
 }
 
-// applied is what one start applies.
+// applied is what one start applies: the thread's (or the re-executed
+// launcher's) Landlock ruleset, and what the stage itself installs (its
+// nested domain, its seccomp filter; nil: none).
 type applied struct {
 	landlock bool
 	policy   policy
-	filter   bool
+	filter   *filterKind
 	rlimits  []rlimit
+	scope    *os.File // the scoping ruleset, nil without Landlock
+	readOnly bool     // a read-only world but for policy.Write
+	dir      string   // the working directory's path (readOnly)
 }
+
+// traced reports whether the stage stops after its execve for its
+// tracer to finish confining it.
+func (a applied) traced() bool { return len(a.rlimits) > 0 || a.scope != nil || a.filter != nil }
 
 // applied turns a stage's confinement into what its start applies,
 // creating its cache directories first.
@@ -112,10 +154,20 @@ func (l *Launcher) applied(c plan.Confinement) (applied, error) {
 			return ln, err
 		}
 	}
+	if l.filter {
+		// Without Landlock the network is not the sandbox's to withhold
+		// (mode limits promises rlimits and no_new_privs); the filter
+		// still takes away the calls no stage needs.
+		ln.filter = &filterKind{network: true, unixSockets: true}
+	}
 	if l.mode != ModeLandlock {
 		return ln, nil
 	}
-	ln.landlock, ln.filter = true, !c.Network && l.filter
+	if ln.filter != nil {
+		// From ABI 9 Landlock itself restricts pathname UNIX sockets.
+		ln.filter = &filterKind{network: c.Network, unixSockets: c.Network || l.abi >= 9}
+	}
+	ln.landlock, ln.scope, ln.readOnly = true, l.scope, l.readOnly
 	ln.policy = policy{ABI: l.abi, Net: c.Network, Read: c.Read, Exec: c.Exec, Write: c.Write, Run: c.RunAny, held: l.held}
 	return ln, nil
 }
@@ -143,7 +195,10 @@ func (l *Launcher) makeDir(dir string) error {
 // method reports whether stages start through the re-executed launcher,
 // waiting for the start-up probe the first time.
 func (l *Launcher) method() bool {
-	l.methodOnce.Do(func() { l.reexec.Store(len(l.rlimits) > 0 && !traceWorks()) })
+	l.methodOnce.Do(func() {
+		traced := len(l.rlimits) > 0 || l.filter || l.mode == ModeLandlock
+		l.reexec.Store(traced && (!injectSupported || !traceWorks()))
+	})
 	return l.reexec.Load()
 }
 

@@ -148,7 +148,7 @@ func stageOf(t testing.TB, r *Rules, dir string, env, extra []string, argv ...st
 		res = childenv.Resolution{Found: path, Real: path}
 	}
 	sel := argvrules.Select(argv[0], argvrules.Program{Path: res.Found, Links: res.Links})
-	conf, add := r.Stage(StageRequest{Argv: argv, Family: sel.Family, Program: res, Env: env})
+	conf, add := r.Stage(StageRequest{Argv: argv, Family: sel.Family, Program: res, Env: env, Subcommands: sel.Family.Subcommands(argv)})
 	if conf.Mode == ModeLandlock {
 		conf.Write = append(conf.Write, extra...)
 	}

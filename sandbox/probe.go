@@ -35,7 +35,7 @@ func KernelABI() (int, error) {
 //
 // Errors (fail closed): ErrConfig for an invalid cfg; ErrUnavailable when
 // the kernel has no Landlock, or offers less than cfg.RequiredABI() and
-// cfg.BestEffort is false, or the socket filter is missing for this
+// cfg.BestEffort is false, or the seccomp filter is missing for this
 // architecture; otherwise the error of building the ruleset (for example
 // a WriteDirs entry that does not exist). The message names the variable
 // to change.
@@ -51,8 +51,8 @@ func Probe(cfg Config) (abi int, err error) {
 	if err != nil {
 		return 0, err
 	}
-	if _, err := socketFilter(false); err != nil && cfg.Network != NetworkAllow && !cfg.BestEffort {
-		return 0, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	if !filterAvailable() && !cfg.BestEffort {
+		return 0, fmt.Errorf("%w: no seccomp filter for this architecture (%s); set MCP_SHELL_SANDBOX_BEST_EFFORT=1 to run without one", ErrUnavailable, runtime.GOARCH)
 	}
 	p := policy{ABI: abi, Read: cfg.readDirs(), Write: cfg.WriteDirs}
 	if err := checkRuleset(p); err != nil {

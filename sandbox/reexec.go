@@ -39,10 +39,18 @@ const launchExitCode = 126
 
 // wire is the launcher configuration as it travels in argv[2].
 type wire struct {
-	Mode   string `json:"mode"`
-	Policy policy `json:"policy"`
-	Filter bool   `json:"filter,omitempty"`
-	Lim    Limits `json:"lim"`
+	Mode     string      `json:"mode"`
+	Policy   policy      `json:"policy"`
+	Filter   *wireFilter `json:"filter,omitempty"`
+	ReadOnly bool        `json:"read_only,omitempty"`
+	Dir      string      `json:"dir,omitempty"` // the working directory's path (ReadOnly)
+	Lim      Limits      `json:"lim"`
+}
+
+// wireFilter is a filterKind on the wire; nil installs no filter.
+type wireFilter struct {
+	Network bool `json:"network,omitempty"`
+	Unix    bool `json:"unix,omitempty"`
 }
 
 // Command returns the program and argv that run the target at path with
@@ -50,7 +58,10 @@ type wire struct {
 func (l *Launcher) Command(path string, argv []string, pl applied) (string, []string) {
 	w := wire{Mode: ModeLimits, Lim: l.cfg.Limits}
 	if pl.landlock {
-		w.Mode, w.Policy, w.Filter = ModeLandlock, pl.policy, pl.filter
+		w.Mode, w.Policy, w.ReadOnly, w.Dir = ModeLandlock, pl.policy, pl.readOnly, pl.dir
+	}
+	if f := pl.filter; f != nil {
+		w.Filter = &wireFilter{Network: f.network, Unix: f.unixSockets}
 	}
 	enc, err := json.Marshal(w)
 	if err != nil {
@@ -69,6 +80,11 @@ func (l *Launcher) startReexec(path string, argv []string, attr *os.ProcAttr, pl
 		return nil, &StartError{Step: "config", Msg: err.Error(), Err: err}
 	}
 	defer r.Close()
+	if changesUser(attr) {
+		// The launcher already runs as the other user, who may not build
+		// a mount namespace; the server's own stages never change user.
+		pl.readOnly = false
+	}
 	exe, args := l.Command(path, argv, pl)
 	a := *attr
 	a.Files = append(append([]*os.File{}, attr.Files...), w)

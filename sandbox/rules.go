@@ -117,6 +117,34 @@ func (r *Rules) Fallback() string { return r.fallback }
 // in mode off.
 func (r *Rules) CacheDir() string { return r.cacheRoot }
 
+// WritableRoots are the trees outside the allowed directories that stages
+// may write under these rules, for a call whose environment is env: the
+// cache root, and every family's cache variable that env names absolutely
+// (an operator's GOPATH or CARGO_HOME, whose bin directory go install or
+// cargo install fills). A program found beneath one is as writable as one
+// inside an allowed directory, and the policy judges it so. Nil in mode
+// off.
+func (r *Rules) WritableRoots(env []string) []string {
+	if r == nil || r.mode == ModeOff {
+		return nil
+	}
+	out := []string{r.cacheRoot}
+	for _, f := range argvrules.All() {
+		for _, c := range f.Caches {
+			if v, ok := childenv.Lookup(env, c.Env); ok && filepath.IsAbs(v) {
+				out = append(out, filepath.Clean(v))
+			}
+		}
+	}
+	for i, d := range out {
+		if real, err := filepath.EvalSymlinks(d); err == nil {
+			out[i] = real // programs are judged by where they really lie
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // StageRequest is what the rules need to know of one stage.
 type StageRequest struct {
 	// Argv is the stage's argv; Argv[0] selects the Config.Exec entry
@@ -133,6 +161,10 @@ type StageRequest struct {
 	Env []string
 	// TempDir is the call's private temporary directory ("" when none).
 	TempDir string
+	// Subcommands are the subcommands argv runs, as the family's grammar
+	// reads them (Family.Network.Subcommands): the network of a family
+	// that fetches only for some follows them.
+	Subcommands []string
 }
 
 // Stage returns what a stage may do, and the environment entries the
@@ -178,7 +210,7 @@ func (r *Rules) Stage(req StageRequest) (plan.Confinement, []string) {
 	if home := homeConfig(req.Family, req.Env); home != nil {
 		c.Read = append(slices.Clip(c.Read), home...)
 	}
-	c.Network, c.NetworkReason = network(r.cfg.Network, req.Family, req.Argv)
+	c.Network, c.NetworkReason = network(r.cfg.Network, req.Family, req.Subcommands)
 	return c, add
 }
 
@@ -273,9 +305,9 @@ func newProfile(req StageRequest, pathList string, extra map[string][]string) pr
 	return p
 }
 
-// network reports whether a stage of fam with argv may use the network
-// under the policy mode (Config.Network), and why.
-func network(mode string, fam *argvrules.Family, argv []string) (bool, string) {
+// network reports whether a stage of fam running subcommands may use the
+// network under the policy mode (Config.Network), and why.
+func network(mode string, fam *argvrules.Family, subcommands []string) (bool, string) {
 	switch {
 	case mode == NetworkAllow:
 		return true, "MCP_SHELL_SANDBOX_NETWORK=allow"
@@ -284,11 +316,8 @@ func network(mode string, fam *argvrules.Family, argv []string) (bool, string) {
 	case fam.Network.Always:
 		return true, fam.Network.Reason
 	}
-	for _, w := range argv[1:] {
-		if w == "--" {
-			break
-		}
-		if slices.Contains(fam.Network.Fetch, w) {
+	for _, sub := range subcommands {
+		if slices.Contains(fam.Network.Fetch, sub) {
 			return true, fam.Network.Reason
 		}
 	}

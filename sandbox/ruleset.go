@@ -229,10 +229,9 @@ func (h *heldPaths) add(rulesetFD int, g grant, handled uint64) error {
 	return nil
 }
 
-// restrict enforces p on the calling (locked) thread: no_new_privs, the
-// ruleset, then (filter) the socket filter. Everything the thread starts
-// inherits them.
-func restrict(p policy, filter bool) error {
+// restrict enforces p on the calling (locked) thread: no_new_privs, then
+// the ruleset. Everything the thread starts inherits them.
+func restrict(p policy) error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fail("no_new_privs", "prctl(PR_SET_NO_NEW_PRIVS): %w", err)
 	}
@@ -245,17 +244,41 @@ func restrict(p policy, filter bool) error {
 	if err != nil {
 		return fail("landlock", "landlock_restrict_self: %w", err)
 	}
-	if filter {
-		// From ABI 9 Landlock itself restricts pathname UNIX sockets.
-		if err := installSocketFilter(p.ABI < 9); err != nil {
-			return fail("seccomp", "%w", err)
-		}
-	}
 	return nil
 }
 
+// scopeRuleset builds the ruleset every stage restricts itself with
+// inside its thread's domain (confineFromInside), making a domain of its
+// own: from ABI 6 it scopes signals and abstract UNIX sockets (handling
+// nothing else, so it narrows no other right); before, it handles reading
+// files and grants it beneath "/", which makes a nested domain without
+// narrowing anything, and ptrace is limited to that domain as in every
+// nested domain. The descriptor is the caller's (close-on-exec).
+func scopeRuleset(abi int) (int, error) {
+	attr := ll.RulesetAttr{Scoped: ll.ScopeAbstractUnixSocket | ll.ScopeSignal}
+	if abi < 6 {
+		attr = ll.RulesetAttr{HandledAccessFS: ll.AccessFSReadFile}
+	}
+	fd, err := ll.LandlockCreateRuleset(&attr, 0)
+	if err != nil {
+		return -1, fmt.Errorf("landlock_create_ruleset (stage scope, ABI %d): %w", abi, err)
+	}
+	if abi < 6 {
+		root, _, err := openPath("/")
+		if err == nil {
+			err = ll.LandlockAddPathBeneathRule(fd, &ll.PathBeneathAttr{AllowedAccess: ll.AccessFSReadFile, ParentFd: root}, 0)
+			unix.Close(root)
+		}
+		if err != nil {
+			unix.Close(fd)
+			return -1, fmt.Errorf("landlock_add_rule / (stage scope): %w", err)
+		}
+	}
+	return fd, nil
+}
+
 // KernelSandbox reports whether this platform has the kernel sandbox
-// (Landlock and the seccomp socket filter): Linux only.
+// (Landlock and the seccomp filter): Linux only.
 const KernelSandbox = true
 
 // checkRuleset builds p's ruleset once and discards it (Probe).

@@ -6,7 +6,7 @@
 package sandbox
 
 // KernelSandbox reports whether this platform has the kernel sandbox
-// (Landlock and the seccomp socket filter): Linux only.
+// (Landlock and the seccomp filter): Linux only.
 const KernelSandbox = false
 
 // heldPaths holds nothing: there is no ruleset to build.
@@ -18,8 +18,22 @@ func holdPaths(...[]string) *heldPaths { return nil }
 
 func checkRuleset(policy) error { return errNoKernelSandbox }
 
-func restrict(policy, bool) error { return errNoKernelSandbox }
+func restrict(policy) error { return errNoKernelSandbox }
 
 func filterAvailable() bool { return false }
 
-func socketFilter(bool) ([]struct{}, error) { return nil, errNoKernelSandbox }
+// filterKind selects a stage's seccomp filter (Linux only).
+type filterKind struct {
+	network, unixSockets bool
+}
+
+func installFilter(filterKind) error { return errNoKernelSandbox }
+
+// dropCapabilities has nothing to drop: capabilities are Linux's.
+func dropCapabilities() error { return nil }
+
+func scopeRuleset(int) (int, error) { return -1, errNoKernelSandbox }
+
+func probeReadOnlyWorld() error { return errNoKernelSandbox }
+
+func enterReadOnlyWorld([]string, string) error { return errNoKernelSandbox }

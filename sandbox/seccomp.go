@@ -1,27 +1,37 @@
 //go:build linux
 
-// The seccomp socket filter: Linux only (ruleset_other.go elsewhere).
+// The seccomp filter of every stage: Linux only (ruleset_other.go elsewhere).
 
 package sandbox
 
 import (
 	"fmt"
 	"runtime"
+	"slices"
+	"strconv"
 	"sync"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
 
-// Landlock (up to ABI 11) controls bind(2) and connect(2) of plain TCP
-// sockets only: an IPPROTO_MPTCP or IPPROTO_SCTP socket, or a raw socket
-// (root has CAP_NET_RAW), reaches the network unchecked. When the network
-// is denied the launcher therefore also installs a seccomp filter that
-// lets socket(2) create AF_INET/AF_INET6 sockets only as SOCK_STREAM or
-// SOCK_DGRAM with protocol 0, IPPROTO_TCP or IPPROTO_UDP, and refuses the
-// rest with EACCES. (UDP itself is only controlled from ABI 10 on.)
-// Below ABI 9 it also refuses socket(AF_UNIX): Landlock does not yet
-// restrict connecting to pathname UNIX sockets there.
+// Every confined stage runs under a seccomp allowlist (stageSyscalls):
+// the calls its work needs, with clone checked for namespace flags,
+// personality for its value, clone3 and io_uring answered ENOSYS, and
+// socket(2) and socketpair(2) checked by family. Landlock (up to ABI 11)
+// controls bind(2) and connect(2) of plain TCP sockets only: an
+// IPPROTO_MPTCP or IPPROTO_SCTP socket, a raw or packet socket, UDP
+// before ABI 10, TCP Fast Open (sendto with MSG_FASTOPEN connects
+// without connect(2)) and io_uring's sockets reach the network
+// unchecked. So a stage without the network may create no socket but
+// socketpair(AF_UNIX) and, from ABI 9 (where Landlock restricts
+// connecting to pathname UNIX sockets), AF_UNIX sockets; a stage with the
+// network may also create AF_INET/AF_INET6 sockets of type SOCK_STREAM
+// or SOCK_DGRAM with protocol 0, IPPROTO_TCP or IPPROTO_UDP, and
+// AF_NETLINK NETLINK_ROUTE sockets (glibc's getaddrinfo asks the kernel
+// for the host's addresses through one; changing routes needs
+// CAP_NET_ADMIN, which no stage has). Every other socket is refused with
+// EACCES, every call not listed with EPERM.
 
 // auditArch maps GOARCH to the seccomp_data.arch value of its native
 // system call ABI (linux/audit.h). Only little-endian 64-bit
@@ -42,7 +52,7 @@ const x32Bit = 0x40000000
 const (
 	offNr   = 0
 	offArch = 4
-	offArg0 = 16 // domain
+	offArg0 = 16 // socket: domain; clone: flags; personality: persona
 	offArg1 = 24 // type
 	offArg2 = 32 // protocol
 )
@@ -50,53 +60,141 @@ const (
 // sockTypeMask drops SOCK_NONBLOCK and SOCK_CLOEXEC from the type.
 const sockTypeMask = 0xf
 
-// socketFilter returns the BPF program, or an error on an architecture
-// without an entry in auditArch. denyUnix also refuses socket(AF_UNIX):
-// before Landlock ABI 9 a pathname UNIX socket anywhere (for example
-// /run/docker.sock) can be connected to, since path lookup needs no
-// Landlock right. socketpair(2) stays allowed.
-func socketFilter(denyUnix bool) ([]unix.SockFilter, error) {
+// netlinkRoute is NETLINK_ROUTE (linux/netlink.h).
+const netlinkRoute = 0
+
+// filterKind selects a stage's filter: whether it may use the network
+// and whether it may create AF_UNIX sockets.
+type filterKind struct {
+	network, unixSockets bool
+}
+
+// Return values of the filter.
+const (
+	retAllow  = unix.SECCOMP_RET_ALLOW
+	retDeny   = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
+	retEACCES = unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES)
+	retENOSYS = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
+)
+
+// syscallFilter returns the stage allowlist as a BPF program, or an
+// error on an architecture without an entry in auditArch. Its layout
+// keeps every jump short and every answer next to its test: the kernel
+// converts and compiles the program and precomputes its answer for every
+// system call each time a stage installs it, so its length is part of
+// every stage's start.
+func syscallFilter(k filterKind) ([]unix.SockFilter, error) {
 	arch, ok := auditArch[runtime.GOARCH]
 	if !ok {
-		return nil, fmt.Errorf("no seccomp socket filter for %s: set MCP_SHELL_SANDBOX_NETWORK=allow or MCP_SHELL_SANDBOX_BEST_EFFORT=1", runtime.GOARCH)
+		return nil, fmt.Errorf("no seccomp filter for %s: set MCP_SHELL_SANDBOX_BEST_EFFORT=1 to run without one", runtime.GOARCH)
 	}
 	var a bpfAsm
 	a.ld(offArch)
-	a.jeq(arch, "native", "")
-	a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)) // foreign ABI (i386 compat): refused
+	a.jump(unix.BPF_JEQ, arch, "native", "")
+	a.ret(retENOSYS) // a foreign ABI (i386 compat) is refused
 	a.label("native")
 	a.ld(offNr)
-	a.jge(x32Bit, "deny", "")
-	a.jeq(unix.SYS_SOCKET, "", "allow")
-	a.ld(offArg0)
-	if denyUnix {
-		a.jeq(unix.AF_UNIX, "deny", "")
+	a.jump(unix.BPF_JGE, x32Bit, "", "special")
+	a.ret(retDeny)
+	a.label("special")
+	for _, nr := range enosysSyscalls {
+		a.jump(unix.BPF_JEQ, uint32(nr), "enosys", "")
 	}
-	a.jeq(unix.AF_INET, "inet", "")
-	a.jeq(unix.AF_INET6, "inet", "allow")
-	a.label("inet")
-	a.ld(offArg2)
-	a.jeq(0, "type", "")
-	a.jeq(unix.IPPROTO_TCP, "type", "")
-	a.jeq(unix.IPPROTO_UDP, "type", "deny")
-	a.label("type")
-	a.ld(offArg1)
-	a.and(sockTypeMask)
-	a.jeq(unix.SOCK_STREAM, "allow", "")
-	a.jeq(unix.SOCK_DGRAM, "allow", "deny")
-	a.label("allow")
-	a.ret(unix.SECCOMP_RET_ALLOW)
-	a.label("deny")
-	a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES))
+	a.jump(unix.BPF_JEQ, unix.SYS_SOCKET, "socket", "")
+	a.jump(unix.BPF_JEQ, unix.SYS_SOCKETPAIR, "socketpair", "")
+	a.jump(unix.BPF_JEQ, unix.SYS_CLONE, "clone", "")
+	a.jump(unix.BPF_JEQ, unix.SYS_PERSONALITY, "personality", "")
+	a.ranges(allowedRanges())
+
+	a.label("enosys")
+	a.ret(retENOSYS)
+	a.label("socket")
+	a.ld(offArg0)
+	if k.unixSockets {
+		a.jump(unix.BPF_JEQ, unix.AF_UNIX, "socket-allow", "")
+	}
+	if k.network {
+		a.jump(unix.BPF_JEQ, unix.AF_INET, "inet", "")
+		a.jump(unix.BPF_JEQ, unix.AF_INET6, "inet", "")
+		a.jump(unix.BPF_JEQ, unix.AF_NETLINK, "netlink", "")
+	}
+	a.label("socket-eacces")
+	a.ret(retEACCES)
+	if k.network {
+		a.label("inet")
+		a.ld(offArg2)
+		a.jump(unix.BPF_JEQ, 0, "inet-type", "")
+		a.jump(unix.BPF_JEQ, unix.IPPROTO_TCP, "inet-type", "")
+		a.jump(unix.BPF_JEQ, unix.IPPROTO_UDP, "inet-type", "socket-eacces2")
+		a.label("inet-type")
+		a.ld(offArg1)
+		a.and(sockTypeMask)
+		a.jump(unix.BPF_JEQ, unix.SOCK_STREAM, "socket-allow", "")
+		a.jump(unix.BPF_JEQ, unix.SOCK_DGRAM, "socket-allow", "socket-eacces2")
+		a.label("netlink")
+		a.ld(offArg2)
+		a.jump(unix.BPF_JEQ, netlinkRoute, "socket-allow", "socket-eacces2")
+		a.label("socket-eacces2")
+		a.ret(retEACCES)
+	}
+	a.label("socket-allow")
+	a.ret(retAllow)
+	a.label("socketpair")
+	a.ld(offArg0)
+	a.jump(unix.BPF_JEQ, unix.AF_UNIX, "", "socketpair-eacces")
+	a.ret(retAllow)
+	a.label("socketpair-eacces")
+	a.ret(retEACCES)
+	a.label("clone")
+	a.ld(offArg0)
+	a.and(namespaceFlags)
+	a.jump(unix.BPF_JEQ, 0, "", "clone-deny")
+	a.ret(retAllow)
+	a.label("clone-deny")
+	a.ret(retDeny)
+	a.label("personality")
+	a.ld(offArg0)
+	for _, p := range personalities {
+		a.jump(unix.BPF_JEQ, p, "personality-allow", "")
+	}
+	a.ret(retDeny)
+	a.label("personality-allow")
+	a.ret(retAllow)
 	return a.assemble()
 }
 
-// bpfAsm assembles a classic BPF program with forward jumps to labels
-// ("" means the next instruction).
+// nrRange is an inclusive range of allowed system call numbers.
+type nrRange struct{ lo, hi uint32 }
+
+// allowedRanges merges stageSyscalls into sorted, disjoint ranges.
+func allowedRanges() []nrRange {
+	var nrs []uint32
+	for _, g := range stageSyscalls {
+		for _, nr := range g.nrs {
+			nrs = append(nrs, uint32(nr))
+		}
+	}
+	slices.Sort(nrs)
+	nrs = slices.Compact(nrs)
+	var out []nrRange
+	for _, n := range nrs {
+		if k := len(out); k > 0 && out[k-1].hi+1 == n {
+			out[k-1].hi = n
+			continue
+		}
+		out = append(out, nrRange{n, n})
+	}
+	return out
+}
+
+// bpfAsm assembles a classic BPF program whose conditional jumps go
+// forward to labels ("" is the next instruction), at most 255
+// instructions ahead.
 type bpfAsm struct {
 	prog   []unix.SockFilter
 	jumps  []bpfJump
 	labels map[string]int
+	anon   int
 }
 
 type bpfJump struct {
@@ -116,13 +214,39 @@ func (a *bpfAsm) and(k uint32) {
 
 func (a *bpfAsm) ret(k uint32) { a.emit(unix.SockFilter{Code: unix.BPF_RET | unix.BPF_K, K: k}) }
 
-func (a *bpfAsm) jeq(k uint32, jt, jf string) { a.jump(unix.BPF_JEQ, k, jt, jf) }
-
-func (a *bpfAsm) jge(k uint32, jt, jf string) { a.jump(unix.BPF_JGE, k, jt, jf) }
-
+// jump compares the accumulator with k (op: BPF_JEQ, BPF_JGE) and goes
+// to jt when it holds, else to jf.
 func (a *bpfAsm) jump(op uint16, k uint32, jt, jf string) {
 	a.jumps = append(a.jumps, bpfJump{at: len(a.prog), jt: jt, jf: jf})
 	a.emit(unix.SockFilter{Code: unix.BPF_JMP | op | unix.BPF_K, K: k})
+}
+
+// ranges answers for the system call number in the accumulator: allowed
+// when it lies in one of rs (sorted, disjoint), EPERM otherwise, by
+// binary search, each leaf with its own answers: about log2(len(rs))
+// comparisons per system call.
+func (a *bpfAsm) ranges(rs []nrRange) {
+	if len(rs) == 1 {
+		deny := a.fresh()
+		a.jump(unix.BPF_JGE, rs[0].lo, "", deny)
+		a.jump(unix.BPF_JGE, rs[0].hi+1, deny, "")
+		a.ret(retAllow)
+		a.label(deny)
+		a.ret(retDeny)
+		return
+	}
+	mid := len(rs) / 2
+	upper := a.fresh()
+	a.jump(unix.BPF_JGE, rs[mid].lo, upper, "")
+	a.ranges(rs[:mid])
+	a.label(upper)
+	a.ranges(rs[mid:])
+}
+
+// fresh returns a label name no caller uses.
+func (a *bpfAsm) fresh() string {
+	a.anon++
+	return "." + strconv.Itoa(a.anon)
 }
 
 func (a *bpfAsm) label(name string) {
@@ -132,8 +256,8 @@ func (a *bpfAsm) label(name string) {
 	a.labels[name] = len(a.prog)
 }
 
-// assemble resolves the jump offsets (instructions skipped, forward only,
-// at most 255).
+// assemble resolves the jump offsets (instructions skipped, forward
+// only, at most 255).
 func (a *bpfAsm) assemble() ([]unix.SockFilter, error) {
 	off := func(at int, name string) (uint8, error) {
 		if name == "" {
@@ -154,31 +278,40 @@ func (a *bpfAsm) assemble() ([]unix.SockFilter, error) {
 			return nil, err
 		}
 	}
+	if len(a.prog) > unix.BPF_MAXINSNS {
+		return nil, fmt.Errorf("bpf: %d instructions, more than %d", len(a.prog), unix.BPF_MAXINSNS)
+	}
 	return a.prog, nil
 }
 
-// filterAvailable reports whether this architecture has the socket
-// filter (Probe refuses a missing one unless BestEffort or the network
-// is allowed to every stage).
+// filterAvailable reports whether this architecture has the seccomp
+// filter (Probe refuses a missing one unless BestEffort).
 func filterAvailable() bool {
-	_, err := socketFilter(false)
+	_, err := syscallFilter(filterKind{})
 	return err == nil
 }
 
-// filters are the two socket filters, assembled once.
-var filters = [2]func() ([]unix.SockFilter, error){
-	sync.OnceValues(func() ([]unix.SockFilter, error) { return socketFilter(false) }),
-	sync.OnceValues(func() ([]unix.SockFilter, error) { return socketFilter(true) }),
+// filters are the stage filters, assembled once per kind.
+var filters sync.Map // filterKind → []unix.SockFilter
+
+// stageFilter returns the filter of kind k.
+func stageFilter(k filterKind) ([]unix.SockFilter, error) {
+	if f, ok := filters.Load(k); ok {
+		return f.([]unix.SockFilter), nil
+	}
+	prog, err := syscallFilter(k)
+	if err != nil {
+		return nil, err
+	}
+	filters.Store(k, prog)
+	return prog, nil
 }
 
-// installSocketFilter installs socketFilter(denyUnix) on the calling thread (which
-// then execs; the filter survives execve). no_new_privs must be set.
-func installSocketFilter(denyUnix bool) error {
-	i := 0
-	if denyUnix {
-		i = 1
-	}
-	prog, err := filters[i]()
+// installFilter installs the filter of kind k on the calling thread
+// (which then execs; the filter survives execve). no_new_privs must be
+// set.
+func installFilter(k filterKind) error {
+	prog, err := stageFilter(k)
 	if err != nil {
 		return err
 	}

@@ -7,10 +7,13 @@
 package sandbox
 
 import (
+	"encoding/binary"
 	"os"
 	"runtime"
+	"strconv"
 	"sync"
 	"syscall"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -31,28 +34,55 @@ import (
 const cldTrapped = 4
 
 // restrictThread restricts the calling (locked) thread as pl says:
-// no_new_privs, and in mode landlock the stage's ruleset, then the socket
-// filter unless the stage may use the network.
+// no_new_privs, in mode landlock the stage's ruleset, and no
+// capabilities. The stage's own nested domain and seccomp filter are
+// installed from inside it (startRestricted), so that the thread shares
+// neither with it and the Go runtime on this thread is never filtered.
 func restrictThread(pl applied) error {
+	if pl.readOnly {
+		if err := readOnlyWorld(pl.policy.Write, pl.policy.held); err != nil {
+			return startError(fail("mounts", "%w", err))
+		}
+	}
 	if pl.landlock {
-		if err := restrict(pl.policy, pl.filter); err != nil {
+		if err := restrict(pl.policy); err != nil {
 			return startError(err)
 		}
 	} else if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return startError(fail("no_new_privs", "prctl(PR_SET_NO_NEW_PRIVS): %w", err))
 	}
+	if err := dropCapabilities(); err != nil {
+		return startError(err)
+	}
 	return nil
 }
 
 // startRestricted starts the program from the calling (restricted,
-// locked) thread and sets its rlimits.
-func startRestricted(path string, argv []string, attr *os.ProcAttr, rlimits []rlimit) (*os.Process, error) {
+// locked) thread, traced: at its stop after the execve it confines the
+// stage from inside (its nested Landlock domain, its seccomp filter:
+// confineFromInside), sets its rlimits and lets it run.
+func startRestricted(path string, argv []string, attr *os.ProcAttr, pl applied) (*os.Process, error) {
 	a := *attr
+	if pl.readOnly && attr.Dir != "" {
+		// An empty Dir keeps the thread's working directory, which
+		// unshare moved into the thread's namespace.
+		dir, err := dirInWorld(attr.Dir, pl.dir)
+		if err != nil {
+			return nil, startError(fail("mounts", "%w", err))
+		}
+		defer dir.Close()
+		a.Dir = "/proc/self/fd/" + strconv.Itoa(int(dir.Fd()))
+	}
+	scopeFD := -1
+	if pl.scope != nil {
+		scopeFD = len(attr.Files)
+		a.Files = append(append([]*os.File{}, attr.Files...), pl.scope)
+	}
 	sys := syscall.SysProcAttr{}
 	if attr.Sys != nil {
 		sys = *attr.Sys
 	}
-	sys.Ptrace = len(rlimits) > 0
+	sys.Ptrace = pl.traced()
 	a.Sys = &sys
 	p, err := os.StartProcess(path, argv, &a)
 	if err != nil {
@@ -61,7 +91,7 @@ func startRestricted(path string, argv []string, attr *os.ProcAttr, rlimits []rl
 	if !sys.Ptrace {
 		return p, nil
 	}
-	if err := limitTraced(p.Pid, rlimits); err != nil {
+	if err := confineTraced(p.Pid, scopeFD, pl); err != nil {
 		_ = p.Kill()
 		_, _ = p.Wait()
 		return nil, startError(err)
@@ -69,10 +99,12 @@ func startRestricted(path string, argv []string, attr *os.ProcAttr, rlimits []rl
 	return p, nil
 }
 
-// limitTraced waits for the traced child's stop after its execve, sets
-// its limits and detaches it. A child that died first (a signal from the
-// call's process group) is left to the caller to reap.
-func limitTraced(pid int, rs []rlimit) error {
+// confineTraced waits for the traced child's stop after its execve,
+// confines it from inside, sets its limits and detaches it. A child that
+// died first (a signal from the call's process group) is left to the
+// caller to reap; one stopped by anything but its execve's SIGTRAP is an
+// error (it must not run unconfined).
+func confineTraced(pid, scopeFD int, pl applied) error {
 	var info unix.Siginfo
 	for {
 		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WSTOPPED|unix.WNOWAIT, nil)
@@ -86,13 +118,35 @@ func limitTraced(pid int, rs []rlimit) error {
 	if info.Code != cldTrapped {
 		return nil
 	}
-	if err := prlimits(pid, rs); err != nil {
+	if st := siginfoStatus(&info); st != int32(unix.SIGTRAP) {
+		return fail("confine", "the new stage stopped with signal %d before it could be confined", st)
+	}
+	if scopeFD >= 0 || pl.filter != nil {
+		var filter []unix.SockFilter
+		if pl.filter != nil {
+			var err error
+			if filter, err = stageFilter(*pl.filter); err != nil {
+				return fail("seccomp", "%w", err)
+			}
+		}
+		if err := confineFromInside(pid, scopeFD, filter); err != nil {
+			return err
+		}
+	}
+	if err := prlimits(pid, pl.rlimits); err != nil {
 		return err
 	}
 	if err := unix.PtraceDetach(pid); err != nil {
 		return fail("rlimit", "ptrace(PTRACE_DETACH): %w", err)
 	}
 	return nil
+}
+
+// siginfoStatus is si_status of a SIGCHLD siginfo (after si_pid and
+// si_uid in the union that follows the 16-byte header on 64-bit Linux).
+func siginfoStatus(info *unix.Siginfo) int32 {
+	b := (*[unsafe.Sizeof(*info)]byte)(unsafe.Pointer(info))
+	return int32(binary.LittleEndian.Uint32(b[24:28]))
 }
 
 // waitExited blocks until pid has exited, without reaping it.
@@ -120,7 +174,7 @@ var traceWorks = sync.OnceValue(func() bool {
 		defer runtime.UnlockOSThread()
 		p, err := os.StartProcess(exe, []string{exe, LauncherArg, probeArg}, &os.ProcAttr{Sys: &syscall.SysProcAttr{Ptrace: true}})
 		if err == nil {
-			err = limitTraced(p.Pid, nil)
+			err = confineTraced(p.Pid, -1, applied{})
 			_, _ = p.Wait()
 		}
 		done <- err

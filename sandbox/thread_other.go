@@ -9,6 +9,10 @@ package sandbox
 
 import "os"
 
+// injectSupported is false: stages are confined from inside on Linux
+// only.
+const injectSupported = false
+
 // traceWorks is false: PTRACE_TRACEME with prlimit(2) is Linux-only.
 func traceWorks() bool { return false }
 

@@ -23,7 +23,7 @@ import (
 // seccomp filter cost about 0.3 ms of server CPU per stage, more than the
 // rest of a confined start (bench/README.md, "Where a small call's time
 // goes"). A thread's restrictions can only grow, so a thread is reused
-// only for exactly its own: the key is the whole policy, the filter, and
+// only for exactly its own: the key is the whole policy and
 // the identity (device, inode) of every path the ruleset names that was
 // not held open at start-up, so that a path replaced on disk (a package
 // upgrade, a directory recreated) gets a new thread rather than a
@@ -50,11 +50,11 @@ type thread struct {
 }
 
 type startReq struct {
-	path    string
-	argv    []string
-	attr    *os.ProcAttr
-	rlimits []rlimit
-	done    chan startResult
+	path string
+	argv []string
+	attr *os.ProcAttr
+	pl   applied
+	done chan startResult
 }
 
 type startResult struct {
@@ -69,7 +69,7 @@ type startResult struct {
 // one, and gives the thread back to the pool.
 func (tp *threadPool) start(path string, argv []string, attr *os.ProcAttr, pl applied) (*os.Process, error) {
 	key := threadKey(pl)
-	req := startReq{path: path, argv: argv, attr: attr, rlimits: pl.rlimits, done: make(chan startResult, 1)}
+	req := startReq{path: path, argv: argv, attr: attr, pl: pl, done: make(chan startResult, 1)}
 	t := tp.take(key)
 	if t == nil {
 		t = &thread{key: key, reqs: make(chan startReq), retire: make(chan struct{})}
@@ -126,7 +126,7 @@ func (t *thread) run(pl applied, first startReq) {
 	// its P until sysmon retakes it.
 	exited := make(chan struct{})
 	serve := func(r startReq) {
-		p, err := startRestricted(r.path, r.argv, r.attr, r.rlimits)
+		p, err := startRestricted(r.path, r.argv, r.attr, r.pl)
 		if err == nil {
 			live++
 			go func() {
@@ -162,7 +162,6 @@ func threadKey(pl applied) string {
 	}
 	var b strings.Builder
 	b.Write(enc)
-	b.WriteString(strconv.FormatBool(pl.filter))
 	for _, list := range [][]string{pl.policy.Read, pl.policy.Exec, pl.policy.Write} {
 		for _, p := range list {
 			if pl.policy.held.has(p) {

@@ -16,7 +16,7 @@ import (
 type JobOptions struct {
 	// Retain configures the retained-output store; a zero Quota turns
 	// retention off, and with it jobs, chaining and the shell-output
-	// resources. Changed is the server's own.
+	// resources. InMemory and Changed are the server's own.
 	Retain outputs.Config
 	// MaxJobs is how many jobs run at once (0: no jobs; they need
 	// retention). MaxJobTime bounds every job and is its timeout when the
@@ -55,6 +55,7 @@ func (s *Server) openBackground(opts *mcp.ServerOptions) error {
 	s.bg.subs = newSubscriptions(s)
 	cfg := j.Retain
 	cfg.Changed = s.outputChanged
+	cfg.InMemory = inMemory(s.opts.Limits)
 	store, err := outputs.Open(cfg)
 	if err != nil {
 		return err
@@ -65,6 +66,18 @@ func (s *Server) openBackground(opts *mcp.ServerOptions) error {
 	}
 	opts.SubscribeHandler, opts.UnsubscribeHandler = s.bg.subs.subscribe, s.bg.subs.unsubscribe
 	return nil
+}
+
+// inMemory is how much of a stream the store holds in memory before it
+// writes a file: what a shell_execute answer's text shows whole (the text
+// limit, or with none the whole capture). Such an output costs no file;
+// one that outgrows it is in its file, where read_output and the
+// shell-output resources find what the text cut.
+func inMemory(l Limits) int64 {
+	if l.TextLimit > 0 {
+		return l.TextLimit
+	}
+	return l.OutputLimit
 }
 
 // outputChanged is the store's hook: subscribers hear of every change,

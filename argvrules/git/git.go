@@ -171,3 +171,23 @@ func isRemoteHelperURL(s string) bool {
 	}
 	return strings.Contains(l, "=ext::") || strings.Contains(l, "=fd::")
 }
+
+// Subcommand returns the subcommand argv runs, read as check reads it
+// (the dashed git-NAME form, then git.c handle_options' global options),
+// or "" when git runs none (bare git, --exec-path and the like, a parse
+// error).
+func Subcommand(argv []string) string {
+	if len(argv) == 0 {
+		return ""
+	}
+	base := filepath.Base(strings.ReplaceAll(argv[0], `\`, "/"))
+	base = strings.TrimSuffix(strings.ToLower(base), ".exe")
+	if sub, ok := strings.CutPrefix(base, "git-"); ok && sub != "" {
+		return sub
+	}
+	_, i, rej := parseGlobals(argv)
+	if rej != nil || i < 0 || i >= len(argv) || strings.HasPrefix(argv[i], "-") {
+		return ""
+	}
+	return argv[i]
+}

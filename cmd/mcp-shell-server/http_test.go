@@ -125,3 +125,19 @@ func TestHTTPRefusesNonLoopbackWithoutToken(t *testing.T) {
 		t.Fatalf("err %v out %q", err, out)
 	}
 }
+
+// TestHTTPRefusesThePlaceholderToken: the token the Kubernetes recipe
+// once shipped as a placeholder, from a mounted file as the recipe reads
+// it, stops the server at start-up with one line naming the variable.
+func TestHTTPRefusesThePlaceholderToken(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(file, []byte("REPLACE-WITH-AT-LEAST-16-RANDOM-CHARACTERS\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(binary, t.TempDir())
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "MCP_SHELL_TRANSPORT=http", "MCP_SHELL_HTTP_ADDR=127.0.0.1:0", "MCP_SHELL_HTTP_TOKEN_FILE=" + file}
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), "MCP_SHELL_HTTP_TOKEN_FILE: looks like a placeholder") {
+		t.Fatalf("err %v out %q", err, out)
+	}
+}

@@ -7,148 +7,196 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/mcptest"
 )
 
-// desktopEntry is one server of a README desktop snippet.
-type desktopEntry struct {
-	Command string            `json:"command"`
-	Args    []string          `json:"args"`
-	Env     map[string]string `json:"env"`
-}
-
-// readmeSnippets returns the README's ```json desktop-NAME blocks by NAME.
-func readmeSnippets(t *testing.T) map[string]desktopEntry {
+// readmeBlocks returns the README's fenced blocks tagged LANG NAME, by
+// NAME.
+func readmeBlocks(t *testing.T) map[string]string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]desktopEntry{}
-	for _, m := range regexp.MustCompile("(?s)```json desktop-([a-z]+)\n(.*?)```").FindAllStringSubmatch(string(b), -1) {
-		var cfg struct {
-			MCPServers map[string]desktopEntry `json:"mcpServers"`
-		}
-		if err := json.Unmarshal([]byte(m[2]), &cfg); err != nil {
-			t.Fatalf("desktop-%s snippet is not valid JSON: %v", m[1], err)
-		}
-		if len(cfg.MCPServers) != 1 {
-			t.Fatalf("desktop-%s: %d servers, want 1", m[1], len(cfg.MCPServers))
-		}
-		for _, e := range cfg.MCPServers {
-			out[m[1]] = e
-		}
+	out := map[string]string{}
+	for _, m := range regexp.MustCompile("(?s)```[a-z]+ ([a-z-]+)\n(.*?)```").FindAllStringSubmatch(string(b), -1) {
+		out[m[1]] = m[2]
 	}
 	return out
 }
 
-// snippetPlatform is what the test knows of one desktop snippet: the
-// binary path it must name, and how its paths map onto this machine (the
-// allowed directory onto a temporary one, Windows lists onto Linux ones).
-type snippetPlatform struct {
-	binary string
-	// isAbs judges the command the way the snippet's platform does.
-	isAbs func(string) bool
-	// paths are (snippet path, local path) pairs, applied in order to
-	// args and env values; "DIR" stands for the temporary directory.
-	paths []string
+// quickStart is a README quick-start command line: its variable
+// assignments and its directory arguments.
+type quickStart struct {
+	env  []string
+	dirs []string
 }
 
-// windowsAbs reports whether p is an absolute Windows path (C:\...).
-func windowsAbs(p string) bool {
-	return len(p) > 3 && p[1] == ':' && p[2] == '\\' && (p[0]|0x20 >= 'a' && p[0]|0x20 <= 'z')
+// parseQuickStart reads "NAME=VALUE ... mcp-shell-server DIR..." with
+// backslash continuations, as a shell would split it (the blocks use no
+// quotes).
+func parseQuickStart(t *testing.T, block string) quickStart {
+	t.Helper()
+	words := strings.Fields(strings.ReplaceAll(block, "\\\n", " "))
+	var q quickStart
+	i := 0
+	for ; i < len(words) && strings.Contains(words[i], "="); i++ {
+		q.env = append(q.env, words[i])
+	}
+	if i == len(words) || words[i] != "mcp-shell-server" {
+		t.Fatalf("quick start %q does not run mcp-shell-server after its assignments", block)
+	}
+	q.dirs = words[i+1:]
+	if len(q.dirs) != 1 || !strings.HasPrefix(q.dirs[0], "~/") {
+		t.Fatalf("quick start %q: want one directory beneath ~", block)
+	}
+	return q
 }
 
-// snippetPlatforms are the desktop snippets the README must have.
-var snippetPlatforms = map[string]snippetPlatform{
-	"linux":  {binary: "/home/me/go/bin/mcp-shell-server", isAbs: filepath.IsAbs, paths: []string{"/home/me/projects/demo", "DIR"}},
-	"macos":  {binary: "/Users/me/go/bin/mcp-shell-server", isAbs: filepath.IsAbs, paths: []string{"/Users/me/projects/demo", "DIR"}},
-	"docker": {binary: "docker", paths: []string{"/home/me/projects/demo", "DIR"}},
-	"windows": {binary: `C:\Users\me\go\bin\mcp-shell-server.exe`, isAbs: windowsAbs, paths: []string{
-		`C:\Users\me\projects\demo`, "DIR",
-		`C:\Program Files\Git\cmd`, "/usr/bin",
-		`C:\Program Files\Git\usr\bin`, "/bin",
-		";", string(filepath.ListSeparator),
-	}},
-}
-
-// TestREADMEDesktopSnippets starts each desktop snippet the way a desktop
-// client does (command, args and env exactly as written, the example paths
-// substituted, no shell PATH) and lists the tools. The macOS and Windows
-// snippets start here too, their paths mapped: what is checked is that
-// the JSON parses, names the documented absolute binary path, and that the
-// server accepts its arguments and environment.
-func TestREADMEDesktopSnippets(t *testing.T) {
-	snippets := readmeSnippets(t)
-	for name := range snippetPlatforms {
-		if _, ok := snippets[name]; !ok {
-			t.Errorf("README has no desktop-%s snippet", name)
+// startQuickStart starts the binary as the quick start says, serving a
+// fresh git repository with a small Go module in place of its directory,
+// and connects a client.
+func startQuickStart(t *testing.T, q quickStart) (*mcp.ClientSession, string) {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"go.mod":  "module example.com/demo\n\ngo 1.22\n",
+		"main.go": "package main\n\n// TODO: say more.\nfunc main() { println(\"demo\") }\n",
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
-	dir := t.TempDir()
-	for name, e := range snippets {
-		t.Run(name, func(t *testing.T) {
-			plat, ok := snippetPlatforms[name]
-			if !ok {
-				t.Fatalf("desktop-%s: no platform known to this test", name)
-			}
-			pairs := slices.Clone(plat.paths)
-			for i := range pairs {
-				if pairs[i] == "DIR" {
-					pairs[i] = dir
-				}
-			}
-			if runtime.GOOS == "windows" {
-				if name != "windows" {
-					t.Skip("a Unix snippet: its paths mean nothing on Windows")
-				}
-				pairs = pairs[:2] // the snippet's other paths are this platform's own
-			}
-			subst := strings.NewReplacer(pairs...).Replace
-			switch {
-			case name == "docker":
-				if !slices.Contains(e.Args, "-i") || !slices.Contains(e.Args, "--rm") {
-					t.Errorf("docker snippet lacks -i or --rm: %q", e.Args)
-				}
-				if exec.Command("docker", "info").Run() != nil {
-					t.Skip("no Docker engine here: the docker snippet was only parsed")
-				}
-			case !plat.isAbs(e.Command):
-				t.Fatalf("command %q is not an absolute path: desktop apps do not inherit PATH", e.Command)
-			case e.Command != plat.binary:
-				t.Fatalf("command %q, want the documented %q", e.Command, plat.binary)
-			default:
-				e.Command = binary
-			}
-			cmd := exec.Command(e.Command)
-			for _, a := range e.Args {
-				cmd.Args = append(cmd.Args, subst(a))
-			}
-			for k, v := range e.Env {
-				cmd.Env = append(cmd.Env, k+"="+subst(v))
-			}
-			if name == "docker" {
-				cmd.Env = append(cmd.Env, "PATH="+os.Getenv("PATH"))
-			}
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "readme", Version: "0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-			if err != nil {
-				t.Fatalf("starting %q: %v\n%s", cmd.Args, err, stderr.String())
-			}
-			defer cs.Close()
-			tools, err := cs.ListTools(ctx, nil)
-			if err != nil || len(tools.Tools) == 0 {
-				t.Fatalf("tools/list: %v %v\n%s", tools, err, stderr.String())
-			}
-		})
+	if git, err := exec.LookPath("git"); err == nil {
+		if out, err := exec.Command(git, "-C", dir, "init", "-q").CombinedOutput(); err != nil {
+			t.Fatalf("git init: %v %s", err, out)
+		}
+	}
+	cmd := exec.Command(binary, dir)
+	cmd.Env = append([]string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + os.Getenv("HOME"), "MCP_SHELL_LOG_LEVEL=error",
+		"MCP_SHELL_AUDIT_LOG=" + filepath.Join(t.TempDir(), "audit.jsonl"), "MCP_SHELL_RETAIN_DIR=" + t.TempDir()}, q.env...)
+	cmd.Stderr = os.Stderr
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s, err := mcp.NewClient(&mcp.Implementation{Name: "readme", Version: "0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil)
+	if err != nil {
+		t.Fatalf("starting %v: %v", q, err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, dir
+}
+
+// allowed is the ALLOW_COMMANDS list of a quick start.
+func (q quickStart) allowed() []string {
+	for _, e := range q.env {
+		if v, ok := strings.CutPrefix(e, "ALLOW_COMMANDS="); ok {
+			return strings.Split(v, ",")
+		}
+	}
+	return nil
+}
+
+// installed reports whether program is in the quick start's
+// MCP_SHELL_SAFE_PATH (or the default), where the server looks for it.
+func (q quickStart) installed(program string) bool {
+	path := childenv.DefaultPath
+	for _, e := range q.env {
+		if v, ok := strings.CutPrefix(e, "MCP_SHELL_SAFE_PATH="); ok {
+			path = v
+		}
+	}
+	for _, dir := range filepath.SplitList(path) {
+		if fi, err := os.Stat(filepath.Join(dir, program)); err == nil && fi.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
+}
+
+// TestREADMEQuickStartDev runs the everyday-development quick start as
+// written: the server starts with its allowlist, every call the README
+// shows succeeds (a call whose program is missing here is skipped), the
+// file the redirection example writes appears, and the commands the
+// README says are refused are refused, before anything runs.
+func TestREADMEQuickStartDev(t *testing.T) {
+	blocks := readmeBlocks(t)
+	q := parseQuickStart(t, blocks["quickstart-dev"])
+	for _, p := range q.allowed() {
+		if out, err := exec.Command(binary, "check", "--", p).CombinedOutput(); err != nil && strings.Contains(string(out), "name.refused") {
+			t.Errorf("the quick start allowlists %s, which the policy always refuses", p)
+		}
+	}
+	s, dir := startQuickStart(t, q)
+	calls := strings.Split(strings.TrimSpace(blocks["quickstart-dev-calls"]), "\n")
+	if len(calls) < 4 {
+		t.Fatalf("README shows %d quick-start calls", len(calls))
+	}
+	for _, line := range calls {
+		var args map[string]any
+		if err := json.Unmarshal([]byte(line), &args); err != nil {
+			t.Fatalf("call %s is not JSON: %v", line, err)
+		}
+		argv, _ := args["command"].([]any)
+		if !q.installed(argv[0].(string)) {
+			t.Logf("%s is not installed here: %s skipped", argv[0], line)
+			continue
+		}
+		r, sc := mcptest.CallTool(t, s, "shell_execute", args)
+		if r.IsError || sc["exit_code"] != float64(0) {
+			t.Errorf("README call %s failed: %v", line, text(r))
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "NOTES.md")); err != nil || string(b) != "# Notes\n" {
+		t.Errorf("the redirection example left NOTES.md = %q, %v", b, err)
+	}
+	readme, _ := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	for _, refused := range [][]string{{"go", "generate", "./..."}, {"git", "-c", "core.pager=less", "log"}, {"find", ".", "-exec", "sh"}, {"sort", "-o", "/etc/x"}} {
+		if !strings.Contains(string(readme), strings.Join(refused[:min(len(refused), 3)], " ")) {
+			t.Errorf("README no longer names %q as refused: update this test with it", refused)
+		}
+		r, _ := mcptest.CallTool(t, s, "shell_execute", map[string]any{"command": refused})
+		if !r.IsError || !strings.Contains(text(r), "rejected") {
+			t.Errorf("%q was not refused: %s", refused, text(r))
+		}
+	}
+}
+
+// TestREADMEQuickStartReviewer: the reviewer's server starts as written,
+// offers no job tools, reads and searches, and refuses the writers it
+// does not list.
+func TestREADMEQuickStartReviewer(t *testing.T) {
+	q := parseQuickStart(t, readmeBlocks(t)["quickstart-review"])
+	if slices.Contains(q.allowed(), "cp") || slices.Contains(q.allowed(), "mv") {
+		t.Fatalf("the reviewer allowlist has a writer: %v", q.allowed())
+	}
+	s, _ := startQuickStart(t, q)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	tools, err := s.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		if strings.HasPrefix(tool.Name, "job_") {
+			t.Errorf("the reviewer's server offers %s", tool.Name)
+		}
+	}
+	if r, sc := mcptest.CallTool(t, s, "shell_execute", map[string]any{"command": []string{"grep", "-rn", "TODO", "."}}); r.IsError || sc["exit_code"] != float64(0) {
+		t.Errorf("grep in the reviewer's server: %s", text(r))
+	}
+	if r, _ := mcptest.CallTool(t, s, "shell_execute", map[string]any{"command": []string{"cp", "main.go", "copy.go"}}); !r.IsError || !strings.Contains(text(r), "not allowed") {
+		t.Errorf("cp in the reviewer's server: %s", text(r))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +13,8 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/yaml"
 )
 
@@ -22,51 +25,111 @@ var objects = map[string]func() any{
 	"PersistentVolumeClaim": func() any { return &corev1.PersistentVolumeClaim{} },
 	"Service":               func() any { return &corev1.Service{} },
 	"Deployment":            func() any { return &appsv1.Deployment{} },
+	"StatefulSet":           func() any { return &appsv1.StatefulSet{} },
 	"NetworkPolicy":         func() any { return &networkingv1.NetworkPolicy{} },
 }
 
-// load decodes every manifest strictly, keyed by kind.
-func load(t *testing.T) map[string]any {
+// testToken is what the tests put in the token file the kustomization
+// generates its Secret from.
+const testToken = "q7Vd2mXk9LpR4wTz8bNcY3hJ6sFa"
+
+// build runs the kustomization as kubectl apply -k would, on a copy of the
+// directory holding a token file (with token "" it holds none), and returns
+// its output documents in order.
+func build(t *testing.T, token string) ([]string, error) {
 	t.Helper()
+	dir := t.TempDir()
 	files, err := filepath.Glob(filepath.Join("..", "*.yaml"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no manifests: %v", err)
 	}
-	out := map[string]any{}
 	for _, f := range files {
-		if filepath.Base(f) == "kustomization.yaml" {
-			continue
-		}
-		raw, err := os.ReadFile(f)
+		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		js, err := yaml.YAMLToJSON(raw)
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if token != "" {
+		if err := os.WriteFile(filepath.Join(dir, "token"), []byte(token+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(filesys.MakeFsOnDisk(), dir)
+	if err != nil {
+		return nil, err
+	}
+	var docs []string
+	for _, r := range m.Resources() {
+		y, err := r.AsYAML()
 		if err != nil {
-			t.Fatalf("%s: %v", f, err)
+			t.Fatal(err)
 		}
-		var head struct{ Kind, APIVersion string }
-		json.Unmarshal(js, &head)
-		mk, ok := objects[head.Kind]
-		if !ok {
-			t.Fatalf("%s: kind %q is not one this test knows", f, head.Kind)
-		}
-		obj := mk()
-		dec := json.NewDecoder(bytes.NewReader(js))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(obj); err != nil {
-			t.Errorf("%s: %v", f, err)
-		}
-		out[head.Kind] = obj
+		docs = append(docs, string(y))
+	}
+	return docs, nil
+}
+
+// object is one decoded document of the kustomization's output.
+type object struct {
+	kind string
+	obj  any
+}
+
+// load builds the kustomization and decodes every output document
+// strictly (unknown or misspelled fields fail), keyed by kind.
+func load(t *testing.T) map[string]any {
+	t.Helper()
+	out := map[string]any{}
+	for _, o := range loadOrdered(t) {
+		out[o.kind] = o.obj
 	}
 	return out
+}
+
+func loadOrdered(t *testing.T) []object {
+	t.Helper()
+	docs, err := build(t, testToken)
+	if err != nil {
+		t.Fatalf("kustomize build: %v", err)
+	}
+	var out []object
+	for _, doc := range docs {
+		out = append(out, decodeStrict(t, "the kustomization's output", doc))
+	}
+	return out
+}
+
+// decodeStrict decodes one YAML document into the typed object of its
+// kind; an unknown kind, an unknown or misspelled field fails the test.
+func decodeStrict(t *testing.T, where, doc string) object {
+	t.Helper()
+	js, err := yaml.YAMLToJSON([]byte(doc))
+	if err != nil {
+		t.Fatalf("%s: %v", where, err)
+	}
+	var head struct{ Kind string }
+	json.Unmarshal(js, &head)
+	mk, ok := objects[head.Kind]
+	if !ok {
+		t.Fatalf("%s: kind %q is not one this test knows", where, head.Kind)
+	}
+	obj := mk()
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(obj); err != nil {
+		t.Errorf("%s %s: %v", where, head.Kind, err)
+	}
+	return object{head.Kind, obj}
 }
 
 func TestManifestsDecodeStrictly(t *testing.T) {
 	objs := load(t)
 	for kind := range objects {
-		if objs[kind] == nil {
-			t.Errorf("no %s manifest", kind)
+		if objs[kind] == nil && kind != "StatefulSet" { // the scale-out variant, in docs/deploy.md
+			t.Errorf("no %s in the kustomization's output", kind)
 		}
 	}
 	kust, err := os.ReadFile(filepath.Join("..", "kustomization.yaml"))
@@ -78,6 +141,57 @@ func TestManifestsDecodeStrictly(t *testing.T) {
 		if b := filepath.Base(f); b != "kustomization.yaml" && !bytes.Contains(kust, []byte(b)) {
 			t.Errorf("kustomization.yaml does not list %s", b)
 		}
+	}
+}
+
+// TestNoPlaceholderSecret: the only Secret kubectl apply -k would create
+// is generated from the operator's token file, holds exactly its token,
+// is what the Deployment mounts, and comes after the Namespace it lives
+// in; no manifest carries a Secret of its own (a committed placeholder
+// would overwrite the operator's Secret on every apply).
+func TestNoPlaceholderSecret(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "*.yaml"))
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		if bytes.Contains(b, []byte("kind: Secret")) {
+			t.Errorf("%s holds a Secret: generate it from the token file instead", f)
+		}
+	}
+	var secrets []*corev1.Secret
+	namespaceAt, secretAt := -1, -1
+	for i, o := range loadOrdered(t) {
+		switch o.kind {
+		case "Namespace":
+			namespaceAt = i
+		case "Secret":
+			secrets, secretAt = append(secrets, o.obj.(*corev1.Secret)), i
+		}
+	}
+	if len(secrets) != 1 {
+		t.Fatalf("%d Secrets in the output, want the generated one", len(secrets))
+	}
+	s := secrets[0]
+	if got := strings.TrimSpace(string(s.Data["token"])); got != testToken || len(s.StringData) != 0 || len(s.Data) != 1 {
+		t.Errorf("the Secret holds %q (and %d other values), want only the token file's content", got, len(s.Data)+len(s.StringData)-1)
+	}
+	if namespaceAt < 0 || secretAt < namespaceAt {
+		t.Errorf("the Secret (document %d) is not created after its Namespace (document %d)", secretAt, namespaceAt)
+	}
+	d := load(t)["Deployment"].(*appsv1.Deployment)
+	mounted := false
+	for _, v := range d.Spec.Template.Spec.Volumes {
+		mounted = mounted || v.Secret != nil && v.Secret.SecretName == s.Name
+	}
+	if !mounted {
+		t.Errorf("the Deployment does not mount the generated Secret %s", s.Name)
+	}
+}
+
+// TestBuildNeedsTheTokenFile: without the operator's token file the
+// kustomization does not build, so nothing is applied with a made-up token.
+func TestBuildNeedsTheTokenFile(t *testing.T) {
+	if _, err := build(t, ""); err == nil || !strings.Contains(err.Error(), "token") {
+		t.Errorf("kustomize build without a token file: %v, want an error naming it", err)
 	}
 }
 
@@ -140,6 +254,77 @@ func mountedFrom(pod corev1.PodSpec, c corev1.Container, path string, kind func(
 			if v.Name == m.Name {
 				return kind(v)
 			}
+		}
+	}
+	return false
+}
+
+// TestDockerfileImagesPinned: every base image of the Dockerfiles (the
+// source build and the release image GoReleaser builds) names an exact
+// release (a tag with a version number, optionally a digest), not a
+// floating tag such as bookworm-slim or latest that changes under a
+// rebuild, and both runtime stages use the same one.
+func TestDockerfileImagesPinned(t *testing.T) {
+	pinned := regexp.MustCompile(`^[a-z0-9./-]+:[a-z-]*[0-9]+\.[0-9]+(\.[0-9]+)?(-[a-z0-9-]+)?(@sha256:[0-9a-f]{64})?$`)
+	var runtimes []string
+	for _, name := range []string{"Dockerfile", "Dockerfile.release"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "..", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := ""
+		for _, line := range strings.Split(string(b), "\n") {
+			fields := strings.Fields(line)
+			if len(fields) < 2 || fields[0] != "FROM" {
+				continue
+			}
+			last = fields[1]
+			if !pinned.MatchString(fields[1]) {
+				t.Errorf("%s: FROM %s is not an exact release", name, fields[1])
+			}
+		}
+		if last == "" {
+			t.Fatalf("%s has no FROM line", name)
+		}
+		runtimes = append(runtimes, last)
+	}
+	if runtimes[0] != runtimes[1] {
+		t.Errorf("the runtime images differ: Dockerfile %s, Dockerfile.release %s", runtimes[0], runtimes[1])
+	}
+}
+
+// TestDeployDocManifests decodes the YAML blocks of docs/deploy.md (the
+// scale-out StatefulSet and its headless Service) strictly, as the
+// recipe's own manifests are, and checks that the StatefulSet gives every
+// replica its own workspace volume.
+func TestDeployDocManifests(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "deploy.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]any{}
+	for _, m := range regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(string(b), -1) {
+		for _, doc := range strings.Split(m[1], "\n---\n") {
+			o := decodeStrict(t, "docs/deploy.md", doc)
+			kinds[o.kind] = o.obj
+		}
+	}
+	ss, ok := kinds["StatefulSet"].(*appsv1.StatefulSet)
+	if !ok {
+		t.Fatal("docs/deploy.md has no StatefulSet")
+	}
+	if len(ss.Spec.VolumeClaimTemplates) != 1 || !mountedAt(ss.Spec.Template.Spec.Containers[0], ss.Spec.VolumeClaimTemplates[0].Name, "/workspace") {
+		t.Error("the StatefulSet does not give each replica its own /workspace volume")
+	}
+	if svc, ok := kinds["Service"].(*corev1.Service); !ok || svc.Spec.ClusterIP != corev1.ClusterIPNone || svc.Name != ss.Spec.ServiceName {
+		t.Error("the StatefulSet's Service is not headless or not its serviceName")
+	}
+}
+
+func mountedAt(c corev1.Container, volume, path string) bool {
+	for _, m := range c.VolumeMounts {
+		if m.Name == volume && m.MountPath == path {
+			return true
 		}
 	}
 	return false
