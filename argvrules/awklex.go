@@ -451,8 +451,8 @@ func checkAwkReading(toks []awkTok, calls []int, idx int, src string, d *awkDial
 // is a whole identifier followed by optional blanks (spaces, tabs,
 // newlines, backslash-newline) and "(". This is defence in depth: the
 // token check already refuses system as code in every reading, but a
-// lexer mistake about where a regex or comment ends is exactly how the
-// red team hid system() before, so the raw text is searched without
+// lexer mistake about where a regex or comment ends is exactly how
+// system() can be hidden from it, so the raw text is searched without
 // trusting the lexer, and only occurrences inside string literals in
 // every reading are let through (print "system(x)" is everyday text).
 func awkRawSystemCalls(src string) []int {

@@ -11,7 +11,7 @@ import (
 )
 
 // TestOpensslLoadCodeOracle builds a shared library whose constructor
-// creates a canary (as the red team's e.so did) and runs openssl with
+// creates a canary (a planted e.so) and runs openssl with
 // every way the recognizer knows to load it: -engine by path, a
 // -provider-path directory, a -config whose openssl_conf section names it
 // as an engine. Each must create the canary (the oracle sees danger) and

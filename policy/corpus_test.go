@@ -12,11 +12,11 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 )
 
-// TestRedteamCorpora judges each redteam2 and
-// redteam3 row the way `check --jsonl` does: its setup argv run without a
-// shell in a fresh directory, the row's server environment, the policy
-// built from it, the call's directory pinned. A row whose setup program
-// is missing is skipped.
+// TestRedteamCorpora judges each row of the redteam2 and redteam3 corpora
+// the way `check --jsonl` does: its setup argv run without a shell in a
+// fresh directory, the row's server environment, the policy built from
+// it, the call's directory pinned. A row whose setup program is missing is
+// skipped.
 func TestRedteamCorpora(t *testing.T) {
 	for _, file := range []string{"redteam2", "redteam3"} {
 		t.Run(file, func(t *testing.T) { redteamCorpus(t, file) })

@@ -12,8 +12,8 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
-// TestRefusalListSystematic: the programs the red team
-// ran a shell through under a broad pattern, and the rest of their kind,
+// TestRefusalListSystematic: the programs that run a shell
+// under a broad pattern, and the rest of their kind,
 // are refused by name.
 func TestRefusalListSystematic(t *testing.T) {
 	for _, n := range []string{
