@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
 // TestOpensslLoadCodeOracle builds a shared library whose constructor
@@ -18,14 +20,8 @@ import (
 // be refused; the everyday forms must create none and be allowed.
 func TestOpensslLoadCodeOracle(t *testing.T) {
 	t.Parallel()
-	openssl, err := exec.LookPath("openssl")
-	if err != nil {
-		requireProgram(t, "openssl")
-	}
-	cc, err := exec.LookPath("cc")
-	if err != nil {
-		requireProgram(t, "cc")
-	}
+	openssl := testenv.Program(t, "openssl")
+	cc := testenv.Program(t, "cc")
 	w, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -79,10 +75,7 @@ func TestOpensslLoadCodeOracle(t *testing.T) {
 // names (its code creates the canary); without -x it does not.
 func TestPygmentizeLoadCodeOracle(t *testing.T) {
 	t.Parallel()
-	pyg, err := exec.LookPath("pygmentize")
-	if err != nil {
-		requireProgram(t, "pygmentize")
-	}
+	pyg := testenv.Program(t, "pygmentize")
 	w, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

@@ -4,10 +4,11 @@ package argvrules
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
 // TestHgOracle runs each case with the real hg in a repository holding
@@ -17,10 +18,7 @@ import (
 // it sees danger.
 func TestHgOracle(t *testing.T) {
 	t.Parallel()
-	hg, err := exec.LookPath("hg")
-	if err != nil {
-		requireProgram(t, "hg")
-	}
+	hg := testenv.Program(t, "hg")
 	cases := [][]string{
 		{"status"}, {"--cwd", "sub", "status"}, {"-R", ".", "log"}, {"log", "-l", "1"},
 		{"--config", "extensions.x=@EXT@", "status"},

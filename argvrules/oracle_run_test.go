@@ -23,16 +23,6 @@ import (
 // (hg, pygmentize) start slowly on a loaded machine.
 const oracleRunTimeout = 30 * time.Second
 
-// requireProgram skips, or fails when MCP_SHELL_REQUIRE_PROGRAMS is set (CI
-// installs every program the oracles run).
-func requireProgram(t *testing.T, name string) {
-	t.Helper()
-	if os.Getenv("MCP_SHELL_REQUIRE_PROGRAMS") != "" {
-		t.Fatalf("%s is not installed and MCP_SHELL_REQUIRE_PROGRAMS is set", name)
-	}
-	t.Skipf("%s not installed", name)
-}
-
 // runResult is what one run printed and how it ended.
 type runResult struct {
 	exit           int

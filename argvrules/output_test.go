@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
 // TestOutputPathsOneCheck: every family's output options go through the
@@ -63,10 +65,7 @@ func TestOutputPathsOneCheck(t *testing.T) {
 			t.Errorf("%q refused: %s", argv, r.Message)
 		}
 	}
-	git, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("git not installed: the real-program proof is skipped")
-	}
+	git := testenv.Program(t, "git")
 	run := func(args ...string) {
 		cmd := exec.Command(git, args...)
 		cmd.Dir = work

@@ -171,10 +171,10 @@ func TestGlobalConfigRoleOracle(t *testing.T) {
 // makes the real hg load Python code on the next hg status; the redirect
 // that would write it is refused.
 func TestHgRepositoryConfigOracle(t *testing.T) {
-	hg, err := exec.LookPath("hg")
-	if err != nil || testing.Short() {
-		t.Skip("needs hg")
+	if testing.Short() {
+		t.Skip("runs the real hg")
 	}
+	hg := testenv.Program(t, "hg")
 	dir, _ := filepath.EvalSymlinks(t.TempDir())
 	env := []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "HGRCPATH="}
 	run := func(args ...string) {
