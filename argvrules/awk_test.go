@@ -3,6 +3,8 @@ package argvrules
 import (
 	"strings"
 	"testing"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
 // awkRows are the table rows of awk: program files, system(), pipes and
@@ -134,17 +136,27 @@ func TestAwkRows(t *testing.T) { checkRows(t, awkRows) }
 
 // TestAwkHostileProgramsFinish feeds program text built to make the
 // reading enumeration and the regex-extent scans blow up: each must get a
-// verdict (no hang, no panic), and a dangerous one must be refused.
+// verdict (no hang, no panic), and a dangerous one must be refused. An
+// exponential reading hangs at any length; the full lengths (tens of KiB,
+// tens of seconds under -race on two loaded cores) run under
+// testenv.Heavy, a fifth of them otherwise.
 func TestAwkHostileProgramsFinish(t *testing.T) {
+	t.Parallel()
+	n := func(full int) int {
+		if testenv.Heavy() {
+			return full
+		}
+		return full / 5
+	}
 	cases := []struct {
 		src       string
 		mustRefer bool
 	}{
-		{strings.Repeat("/[/ ", 5000), false},
-		{"x = 1 " + strings.Repeat("(a)/", 5000), false},
-		{strings.Repeat("BEGIN { if (0) exit / +/; z = 1/2 }\n", 500) + "BEGIN { system(c) }", true},
-		{"BEGIN { x = " + strings.Repeat("[", 10000) + " }", false},
-		{strings.Repeat("a ~ /[[:alpha:]/]+/;", 2000), false},
+		{strings.Repeat("/[/ ", n(5000)), false},
+		{"x = 1 " + strings.Repeat("(a)/", n(5000)), false},
+		{strings.Repeat("BEGIN { if (0) exit / +/; z = 1/2 }\n", n(500)) + "BEGIN { system(c) }", true},
+		{"BEGIN { x = " + strings.Repeat("[", n(10000)) + " }", false},
+		{strings.Repeat("a ~ /[[:alpha:]/]+/;", n(2000)), false},
 	}
 	for i, c := range cases {
 		for _, d := range awkDialects {

@@ -186,7 +186,7 @@ func runAwkCase(t *testing.T, impl awkImplRun, c awkCase) (awkOutcome, *Rejectio
 	ctx := Context{Dir: wd, Program: impl.prog, Env: envLookup(impl.env)}
 	rej := checkAwk(argv, ctx)
 
-	cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	cctx, cancel := context.WithTimeout(context.Background(), testenv.RunTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(cctx, impl.exe, argv[1:]...)
 	cmd.Args[0] = impl.name // BusyBox picks the applet from argv[0]
@@ -235,6 +235,7 @@ func awkOracle(t *testing.T, name string, cases []awkCase, minTriggered int) {
 // and a variable in another hides a pipe, a redirection or a coprocess
 // inside what one reading takes for a regex.
 func TestAwkDialectOracle(t *testing.T) {
+	t.Parallel()
 	var cases []awkCase
 	for _, kw := range []string{"case", "default", "switch", "func", "BEGINFILE", "ENDFILE", "getline", "length"} {
 		for _, act := range []string{`print "x" | "@CANARY@"`, `print "x" > "@OUT@/f"`, `"@CANARY@" | getline y`} {
@@ -254,6 +255,7 @@ func TestAwkDialectOracle(t *testing.T) {
 // TestGawkInetOracle: every way a gawk program or argv names a
 // /inet file it builds or decodes at run time connects to the listener.
 func TestGawkInetOracle(t *testing.T) {
+	t.Parallel()
 	const addr = "tcp/0/127.0.0.1/@PORT@"
 	var cases []awkCase
 	for _, p := range []string{
@@ -290,6 +292,7 @@ func TestGawkInetOracle(t *testing.T) {
 // write awkvars.out or awkprof.out, which a request can plant as a symlink
 // leading outside; with a value they write that file.
 func TestGawkDefaultOutputOracle(t *testing.T) {
+	t.Parallel()
 	var cases []awkCase
 	for _, o := range []struct{ opt, file string }{
 		{"-d", "awkvars.out"}, {"--dump-variables", "awkvars.out"}, {"--dump", "awkvars.out"}, {"-W", "awkvars.out"},

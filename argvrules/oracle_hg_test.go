@@ -51,6 +51,7 @@ func TestHgOracle(t *testing.T) {
 	}
 	ctx := pinCtx(t, w)
 	dangerous, allowed := 0, 0
+	cases = testenv.Sample(cases)
 	for _, c := range cases {
 		os.Remove(canary)
 		argv := []string{"hg"}
@@ -70,8 +71,8 @@ func TestHgOracle(t *testing.T) {
 			}
 		}
 	}
-	if dangerous < 9 || allowed < 4 {
-		t.Fatalf("%d dangerous runs (want 9), %d allowed (want 4): the oracle cannot tell", dangerous, allowed)
+	if allowed < testenv.Scaled(4) {
+		t.Errorf("%d runs allowed, want %d: the oracle no longer tries everyday forms", allowed, testenv.Scaled(4))
 	}
-	t.Logf("%d dangerous runs, all refused", dangerous)
+	testenv.Saw(t, "hg", len(cases), dangerous, 9)
 }

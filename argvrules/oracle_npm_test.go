@@ -24,6 +24,7 @@ import (
 // least ten dangerous runs (scaled with the sample: see testenv), and
 // checks the everyday forms are allowed.
 func TestNpmOracle(t *testing.T) {
+	t.Parallel()
 	ctx := scratch(t)
 	if testing.Short() {
 		t.Skip("oracle runs npm")
@@ -109,7 +110,7 @@ func runNpmVariant(t *testing.T, npm string, args []string) (bool, []string) {
 		argv = append(argv, strings.ReplaceAll(a, "@CANARY@", canary))
 	}
 	run := func(args ...string) {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), testenv.RunTimeout)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, npm, args...)
 		cmd.Dir = dir

@@ -31,7 +31,6 @@ type outsideOracle struct {
 	name    string
 	prepare func(dir, out string) // files every run needs
 	env     func(base string) []string
-	timeout time.Duration
 	min     int // dangerous runs the oracle must see
 }
 
@@ -70,7 +69,7 @@ func (o outsideOracle) run(t *testing.T, variants []outsideVariant) {
 		rej := Check(argv, Context{Dir: wd})
 		wd.Close()
 		before := snapshot(out)
-		ctx, cancel := context.WithTimeout(context.Background(), o.timeout)
+		ctx, cancel := context.WithTimeout(context.Background(), testenv.RunTimeout)
 		cmd := exec.CommandContext(ctx, bin, argv[1:]...)
 		cmd.Dir, cmd.Env, cmd.WaitDelay = dir, o.env(base), time.Second
 		cmd.Run()

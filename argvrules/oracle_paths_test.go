@@ -51,6 +51,7 @@ func runOracleSetup(t *testing.T, prog, path string, rec Recognizer, vs []varian
 }
 
 func TestOracleMakeStdinPaths(t *testing.T) {
+	t.Parallel()
 	oracleShort(t)
 	path := testenv.Program(t, "make")
 	up := strings.Repeat("../", 32)
@@ -96,6 +97,7 @@ func realPip(t *testing.T) string {
 // TestOraclePip puts the user's configuration directory outside
 // (XDG_CONFIG_HOME), so pip config set shows up as an outside write.
 func TestOraclePip(t *testing.T) {
+	t.Parallel()
 	oracleShort(t)
 	pip := realPip(t)
 	env := []string{"XDG_CONFIG_HOME=OUTSIDE", "PIP_DISABLE_PIP_VERSION_CHECK=1", "PIP_NO_INDEX=1"}
@@ -112,6 +114,7 @@ func TestOraclePip(t *testing.T) {
 }
 
 func TestOracleNpmOutputs(t *testing.T) {
+	t.Parallel()
 	oracleShort(t)
 	path := testenv.Program(t, "npm")
 	vs := []variant{
@@ -128,6 +131,7 @@ func TestOracleNpmOutputs(t *testing.T) {
 }
 
 func TestOracleCargoOutputs(t *testing.T) {
+	t.Parallel()
 	oracleShort(t)
 	path := testenv.Program(t, "cargo")
 	env := []string{"CARGO_NET_OFFLINE=true"}

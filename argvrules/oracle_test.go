@@ -45,9 +45,8 @@ type oracleResult struct {
 	why       string
 }
 
-const oracleTimeout = 5 * time.Second
-
 func TestOracle(t *testing.T) {
+	t.Parallel()
 	ctx := scratch(t)
 	if testing.Short() {
 		t.Skip("oracle runs real programs")
@@ -203,7 +202,7 @@ func runOracleVariant(t *testing.T, base, fixtures string, i int, v oracleVarian
 	}
 	before, _ := os.Stat(out)
 
-	ctx, cancel := context.WithTimeout(context.Background(), oracleTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.RunTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, v.bin, res.argv[1:]...)
 	cmd.Dir = dir

@@ -96,7 +96,7 @@ func (e *oracleEnv) expand(args []string) []string {
 // effect runs argv in e.work and reports what escaped: the canary ran,
 // or something appeared in e.outside.
 func (e *oracleEnv) effect(t *testing.T, argv []string, stdin string, extraEnv []string) (ran, wrote bool) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.RunTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = e.work
@@ -220,6 +220,7 @@ func oracleShort(t *testing.T) {
 }
 
 func TestOracleRg(t *testing.T) {
+	t.Parallel()
 	oracleShort(t)
 	ops := []string{"TODO", "."}
 	var vs []variant
@@ -240,6 +241,7 @@ func TestOracleRg(t *testing.T) {
 }
 
 func TestOracleSplit(t *testing.T) {
+	t.Parallel()
 	oracleShort(t)
 	ops := []string{"notes.txt", "part_"}
 	var vs []variant
@@ -253,6 +255,7 @@ func TestOracleSplit(t *testing.T) {
 }
 
 func TestOracleDiffPrograms(t *testing.T) {
+	t.Parallel()
 	oracleShort(t)
 	for _, prog := range []string{"sdiff", "diff3"} {
 		rec := recOf(prog)
@@ -279,6 +282,7 @@ func TestOracleDiffPrograms(t *testing.T) {
 }
 
 func TestOracleWget(t *testing.T) {
+	t.Parallel()
 	oracleShort(t)
 	url := testServer(t)
 	ops := []string{"URL"}
@@ -316,6 +320,7 @@ func TestOracleWget(t *testing.T) {
 }
 
 func TestOracleCurl(t *testing.T) {
+	t.Parallel()
 	oracleShort(t)
 	url := testServer(t)
 	ops := []string{"URL"}
@@ -352,6 +357,7 @@ func TestOracleCurl(t *testing.T) {
 }
 
 func TestOracleMake(t *testing.T) {
+	t.Parallel()
 	oracleShort(t)
 	shell := "$(shell CANARY)"
 	var vs []variant
@@ -375,6 +381,7 @@ func TestOracleMake(t *testing.T) {
 }
 
 func TestOracleZip(t *testing.T) {
+	t.Parallel()
 	oracleShort(t)
 	ops := []string{"out.zip", "notes.txt"}
 	var vs []variant
@@ -388,6 +395,7 @@ func TestOracleZip(t *testing.T) {
 }
 
 func TestOracleFile(t *testing.T) {
+	t.Parallel()
 	oracleShort(t)
 	ops := []string{"x.lz", "notes.txt"}
 	var vs []variant
@@ -404,6 +412,7 @@ func TestOracleFile(t *testing.T) {
 }
 
 func TestOracleNpm(t *testing.T) {
+	t.Parallel()
 	oracleShort(t)
 	var vs []variant
 	for _, f := range [][]string{{"--script-shell=CANARY"}, {"--script-shell", "CANARY"}, {"--script-sh=CANARY"},
@@ -424,6 +433,7 @@ func TestOracleNpm(t *testing.T) {
 // outside the working directory so go env -w shows up as an outside
 // write.
 func TestOracleGo(t *testing.T) {
+	t.Parallel()
 	oracleShort(t)
 	if !testenv.Heavy() {
 		t.Skip("compiles the runtime once: runs under MCP_SHELL_TEST_HEAVY=1")

@@ -27,6 +27,7 @@ var requiresValue = []string{"requires an argument", "requires parameter", "requ
 // Rows the program does not know at all are reported only in -v output.
 // Without testenv.Heavy a fixed sample of each table's rows is checked.
 func TestTablesMatchPrograms(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs real programs")
 	}
@@ -114,9 +115,9 @@ func optionWords(o option) []string {
 }
 
 // runQuiet runs path with one argument in dir (empty stdin, minimal
-// environment, 5 s) and returns its combined output.
+// environment, testenv.RunTimeout) and returns its combined output.
 func runQuiet(t *testing.T, dir, path string, args ...string) string {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.RunTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Dir = dir

@@ -290,6 +290,7 @@ func runOracleVariant(t *testing.T, gitPath, template string, v oracleVariant) (
 // TestOracleDifferential runs oracleVariants (a fixed sample without
 // testenv.Heavy) with the real git.
 func TestOracleDifferential(t *testing.T) {
+	t.Parallel()
 	gitPath := realGit(t)
 	ver, _ := exec.Command(gitPath, "--version").Output()
 	t.Logf("oracle: %s", strings.TrimSpace(string(ver)))

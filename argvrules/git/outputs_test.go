@@ -74,6 +74,7 @@ func TestOutputEverySubcommand(t *testing.T) {
 // outside the working directory or through a planted symlink, and counts
 // escapes: runs that wrote outside although the recognizer allowed them.
 func TestOutputOracle(t *testing.T) {
+	t.Parallel()
 	gitPath := realGit(t)
 	template := oracleSandbox(t, gitPath)
 	type variant struct {

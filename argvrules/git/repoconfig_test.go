@@ -53,6 +53,7 @@ func TestInitAdoptsConfig(t *testing.T) {
 // makes the real git run it even under ChildConfig, and the recognizer
 // refuses the command; the same repository without the key is allowed.
 func TestRepositoryConfigOracle(t *testing.T) {
+	t.Parallel()
 	gitPath := realGit(t)
 	type scenario struct {
 		name   string

@@ -20,6 +20,7 @@ import (
 // exit), Check must refuse the argv. git-send-email itself is not needed.
 // Without testenv.Heavy a fixed sample of the variants runs.
 func TestOracleSendEmailGetopt(t *testing.T) {
+	t.Parallel()
 	perl := testenv.Program(t, "perl")
 	if exec.Command(perl, "-MGetopt::Long", "-e", "1").Run() != nil {
 		testenv.Missing(t, "Getopt::Long not available")

@@ -17,7 +17,15 @@ import (
 	"os"
 	"os/exec"
 	"testing"
+	"time"
 )
+
+// RunTimeout bounds one run of a real program that is expected to end:
+// a run cut short shows no effect, so an oracle would miss an escape (or
+// fail its floor) only because the machine was busy. It is long enough
+// for an interpreter's start-up on two loaded cores; a run that reaches
+// it is a hang, never a variant's expected outcome.
+const RunTimeout = time.Minute
 
 // RequirePrograms reports whether a missing program fails the test
 // (MCP_SHELL_TEST_REQUIRE_PROGRAMS=1).
