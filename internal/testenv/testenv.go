@@ -93,12 +93,18 @@ const lightEvery = 6
 
 // Sample returns rows under Heavy, else every lightEvery-th row (the
 // first included): a fixed sample, the same on every run.
-func Sample[T any](rows []T) []T {
-	if Heavy() || len(rows) <= lightEvery {
+func Sample[T any](rows []T) []T { return SampleEvery(rows, lightEvery) }
+
+// SampleEvery returns rows under Heavy, else every n-th row (the first
+// included), for a short table whose every run is expensive (an
+// interpreter's start-up, a build): ordered so that the sample keeps one
+// row of each kind the oracle must see.
+func SampleEvery[T any](rows []T, n int) []T {
+	if Heavy() || len(rows) <= n || n <= 1 {
 		return rows
 	}
-	out := make([]T, 0, len(rows)/lightEvery+1)
-	for i := 0; i < len(rows); i += lightEvery {
+	out := make([]T, 0, len(rows)/n+1)
+	for i := 0; i < len(rows); i += n {
 		out = append(out, rows[i])
 	}
 	return out
