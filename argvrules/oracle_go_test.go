@@ -40,8 +40,12 @@ func TestGoChdirOracle(t *testing.T) {
 			goMod(filepath.Join(out, "m"))
 			os.Symlink(out, filepath.Join(dir, "link"))
 		},
+		// The go command's telemetry child writes below the user's
+		// configuration directory after go itself has exited: there it
+		// races with no t.TempDir's removal.
 		env: func(base string) []string {
 			return []string{"PATH=" + filepath.Dir(goBin) + ":/usr/bin:/bin", "HOME=" + base, "GOCACHE=" + cache,
+				"XDG_CONFIG_HOME=" + filepath.Join(cache, "config"),
 				"GOPATH=" + filepath.Join(base, "gopath"), "GOFLAGS=-modcacherw", "GOTOOLCHAIN=local", "GOPROXY=off", "CGO_ENABLED=0"}
 		},
 		min: 4,
