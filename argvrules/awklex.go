@@ -117,14 +117,6 @@ func (lx *awkLexer) decide(n int) int {
 	return c
 }
 
-// lexAwk returns the first reading of src in dialect d (every ambiguous
-// "/" read as the earliest-ending regex); checkAwkProgram looks at all
-// readings.
-func lexAwk(src string, d *awkDialect) ([]awkTok, error) {
-	lx := awkLexer{src: src, dialect: d}
-	return lx.lex()
-}
-
 // lex splits the program into tokens under the lexer's decisions.
 func (lx *awkLexer) lex() ([]awkTok, error) {
 	src := lx.src
@@ -386,32 +378,22 @@ var awkStdStreams = map[string]bool{
 const awkMaxReadings = 64
 
 // awkMaxWork is the base budget, in bytes scanned, for finding the end of
-// regex literals under every bracket dialect; checkAwkProgram adds
+// regex literals under every bracket dialect; awkProgramVerdict adds
 // awkMaxReadings bytes per program byte, so a program costs linear time.
 const awkMaxWork = 1 << 20
 
-// checkAwkProgram refuses awk program text (argv[idx]) when any plausible
-// reading of it can run a command or write a file. A reading fixes each
+// awkProgramVerdict judges awk program text (argv[idx]): rej when any
+// plausible reading of it can run a command or write a file, syntax when
+// no reading tokenizes (apart: an argv read in several dialects is refused
+// for syntax only when no dialect tokenizes the text, since an awk that
+// cannot tokenize it stops before running anything). A reading fixes each
 // ambiguous "/" as a regex or a division (awkSlashAfter) and each regex
 // literal's extent under one bracket dialect (awkBracketDialects);
 // readings that do not tokenize are dropped, since an awk that reads the
-// program that way stops with a syntax error. It refuses with
-// awk.ambiguous beyond awkMaxReadings readings, with awk.syntax when no
-// reading tokenizes, and otherwise with the first refusal of
+// program that way stops with a syntax error. rej is awk.ambiguous beyond
+// awkMaxReadings readings, and otherwise the first refusal of
 // checkAwkTokens, checkGawkTokens (gawk dialects) or checkAwkRawSystem on
 // any reading.
-func checkAwkProgram(src string, idx int, d *awkDialect) *Rejection {
-	if rej, syntax := awkProgramVerdict(src, idx, d); rej != nil {
-		return rej
-	} else {
-		return syntax
-	}
-}
-
-// awkProgramVerdict is checkAwkProgram with the syntax refusal apart: an
-// argv read in several dialects is refused for syntax only when no dialect
-// tokenizes the text (an awk that cannot tokenize it stops before running
-// anything).
 func awkProgramVerdict(src string, idx int, d *awkDialect) (rej, syntax *Rejection) {
 	calls := awkRawSystemCalls(src)
 	var firstErr error
@@ -469,8 +451,8 @@ func checkAwkReading(toks []awkTok, calls []int, idx int, src string, d *awkDial
 // is a whole identifier followed by optional blanks (spaces, tabs,
 // newlines, backslash-newline) and "(". This is defence in depth: the
 // token check already refuses system as code in every reading, but a
-// lexer mistake about where a regex or comment ends is exactly how the
-// red team hid system() before, so the raw text is searched without
+// lexer mistake about where a regex or comment ends is exactly how
+// system() can be hidden from it, so the raw text is searched without
 // trusting the lexer, and only occurrences inside string literals in
 // every reading are let through (print "system(x)" is everyday text).
 func awkRawSystemCalls(src string) []int {

@@ -8,7 +8,7 @@ import (
 
 // codeLoadRows are the table of the programs that load code in-process:
 // openssl and pygmentize (hg has hg_test.go).
-var codeLoadRows = []row{
+var codeLoadRows = familyRows([]row{
 	// openssl
 	{a("openssl", "version"), ""},
 	{a("openssl", "sha256", "in.txt"), ""},
@@ -57,7 +57,7 @@ var codeLoadRows = []row{
 	{a("pygmentize", "-f", "html", "-O", "full,cssfile=/tmp/s.css", "in.txt"), "pygmentize.output-path"},
 	{a("pygmentize", "-f", "html", "-P", "cssfile=../s.css", "-o", "o.html", "in.txt"), "pygmentize.output-path"},
 	{a("pygmentize", "-f", "html", "-O", "full,cssfile=s.css", "-o", "out/o.html", "in.txt"), "pygmentize.output-path"},
-}
+})
 
 // codeLoadDir is testDir plus openssl configuration files: req.cnf (an
 // ordinary request template), mod.cnf (loads an engine), inc.cnf

@@ -41,6 +41,7 @@ const (
 	// names one) from a path or module name the request chose: the kernel
 	// sandbox stops a stage from running other programs, not from running
 	// code inside its own process (hg, openssl, pygmentize).
+	//lint:ignore U1000 a kind of the catalogue (internal/codes, docs/rules.md); its three rules spell their codes in full
 	kindLoadCode = "load-code"
 	// global-option: a global option that names credentials, a daemon or
 	// configuration (container engines).

@@ -10,7 +10,7 @@ import (
 )
 
 // TestEverydayRows: the developer commands of testdata/everyday.jsonl
-// (issue 12: at least 100 across the families) are allowed by their
+// (at least 100 across the families) are allowed by their
 // family's recognizer, with the program resolved as on Debian (awk is
 // gawk) and HOME passed to children, in a working directory holding the
 // files and directories they name.

@@ -33,7 +33,7 @@ var fuzzPrograms = func() []string {
 // a pinned directory and without one. Seeds are the package's table rows
 // and generic option shapes, under every program name of their family.
 func FuzzRecognizers(f *testing.F) {
-	seeds := append(append(append([]row(nil), tableRows...), redTeamRows...), round2Rows...)
+	seeds := append([]row(nil), allRows...)
 	for _, r := range sedRows {
 		seeds = append(seeds, row{argv: r.argv})
 	}

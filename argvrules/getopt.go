@@ -98,9 +98,6 @@ func newTable(program string, longW bool, opts []option) *table {
 	return t
 }
 
-// Options returns the table rows; callers must not modify them.
-func (t *table) Options() []option { return t.options }
-
 // Short returns the row for letter c, or nil.
 func (t *table) Short(c byte) *option {
 	if i := t.short[c]; i != 0 {

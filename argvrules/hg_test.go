@@ -9,7 +9,7 @@ import (
 
 // hgRows are hg's table: everyday commands and every spelling of the
 // early options through which hg loads code or reads another repository.
-var hgRows = []row{
+var hgRows = familyRows([]row{
 	{a("hg", "status"), ""},
 	{a("hg", "st"), ""},
 	{a("hg", "log", "-l", "5", "--template", "{node}\n"), ""},
@@ -45,7 +45,7 @@ var hgRows = []row{
 	{a("hg", "debugshell"), "hg.command"},
 	{a("hg", "debugsh"), "hg.command"},
 	{a("hg", "--cwd", "sub", "debugwireproto"), "hg.command"},
-}
+})
 
 func TestHgRows(t *testing.T) {
 	ctx := pinCtx(t, testDir(t))

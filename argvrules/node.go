@@ -300,7 +300,7 @@ func nodeConfig(family string, argv []string, j int) *Rejection {
 	}
 	// Writes go to the user's configuration (~/.npmrc and the like),
 	// outside the working directory, and steer every later command: refuse
-	// them whatever the key (the red team showed the pip equivalent).
+	// them whatever the key (as pip's).
 	if argv[j] == "set" {
 		return familyRule(family, kindConfigWrite, nodePolicy).Reject(j, argv[j], "argument %d %q writes the user configuration, which later commands read", j, argv[j])
 	}

@@ -10,15 +10,16 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
-// The awk oracles of issue 12 (classes 1, 3 and 4) run each argv with the
+// The awk oracles run each argv with the
 // real awk it names (mawk, gawk in each mode, BusyBox awk) in a fresh
 // directory with a canary, an "outside" directory and a loopback
 // listener, and count escapes: runs that started the canary, wrote
@@ -43,10 +44,10 @@ type awkImplRun struct {
 // as on Alpine.
 func awkImplRuns(t *testing.T) []awkImplRun {
 	var out []awkImplRun
-	if p, err := exec.LookPath("mawk"); err == nil {
+	if p, ok := testenv.Have(t, "mawk"); ok {
 		out = append(out, awkImplRun{label: "mawk", exe: p, name: "mawk", prog: Program{Path: p}})
 	}
-	if p, err := exec.LookPath("gawk"); err == nil {
+	if p, ok := testenv.Have(t, "gawk"); ok {
 		gp := Program{Path: p}
 		out = append(out,
 			awkImplRun{label: "gawk", exe: p, name: "gawk", prog: gp},
@@ -57,7 +58,7 @@ func awkImplRuns(t *testing.T) []awkImplRun {
 			awkImplRun{label: "awk -> gawk", exe: p, name: "awk", prog: Program{Path: "/usr/bin/awk", Links: []string{"/etc/alternatives/awk", p}}},
 		)
 	}
-	if p, err := exec.LookPath("busybox"); err == nil {
+	if p, ok := testenv.Have(t, "busybox"); ok {
 		bin := t.TempDir()
 		link := filepath.Join(bin, "awk")
 		if err := os.Symlink(p, link); err != nil {
@@ -66,9 +67,72 @@ func awkImplRuns(t *testing.T) []awkImplRun {
 		out = append(out, awkImplRun{label: "busybox awk", exe: link, name: "awk", prog: Program{Path: link, Links: []string{p}}})
 	}
 	if len(out) == 0 {
-		t.Skip("no awk installed")
+		testenv.Missing(t, "no awk installed")
 	}
 	return out
+}
+
+// connCounter is a loopback listener that answers every connection with
+// one line and remembers who connected.
+type connCounter struct {
+	ln   net.Listener
+	mu   sync.Mutex
+	from map[string]bool // remote addresses accepted
+	more chan struct{}   // signalled after each accept
+}
+
+func newConnCounter(t *testing.T) *connCounter {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &connCounter{ln: ln, from: map[string]bool{}, more: make(chan struct{}, 1)}
+	go func() {
+		for {
+			cn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			cn.Write([]byte("HTTP/1.0 200 OK\n"))
+			cn.Close()
+			c.mu.Lock()
+			c.from[cn.RemoteAddr().String()] = true
+			c.mu.Unlock()
+			select {
+			case c.more <- struct{}{}:
+			default:
+			}
+		}
+	}()
+	return c
+}
+
+func (c *connCounter) port() string { return strconv.Itoa(c.ln.Addr().(*net.TCPAddr).Port) }
+
+// count returns how many connections were made before the call and
+// closes the listener. It dials a sentinel connection and waits until it
+// has been accepted: the accept queue is FIFO, so every connection that
+// was established earlier (a finished run's connect has returned) has been
+// counted by then.
+func (c *connCounter) count(t *testing.T) int {
+	t.Helper()
+	defer c.ln.Close()
+	sentinel, err := net.Dial("tcp", c.ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sentinel.Close()
+	me := sentinel.LocalAddr().String()
+	for {
+		c.mu.Lock()
+		n, done := len(c.from), c.from[me]
+		c.mu.Unlock()
+		if done {
+			return n - 1
+		}
+		<-c.more
+	}
 }
 
 // awkCase is one argv (after argv[0]) with placeholders @CANARY@, @OUT@
@@ -101,24 +165,8 @@ func runAwkCase(t *testing.T, impl awkImplRun, c awkCase) (awkOutcome, *Rejectio
 	if err := os.WriteFile(canary, []byte("#!/bin/sh\n: > '"+marker+"'\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	var conns atomic.Int32
-	go func() {
-		for {
-			cn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			conns.Add(1)
-			cn.Write([]byte("HTTP/1.0 200 OK\n"))
-			cn.Close()
-		}
-	}()
-	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	conns := newConnCounter(t)
+	port := conns.port()
 	subst := strings.NewReplacer("@CANARY@", canary, "@OUT@", out, "@PORT@", port)
 	for name, target := range c.symlink {
 		if err := os.Symlink(subst.Replace(target), filepath.Join(dir, name)); err != nil {
@@ -138,7 +186,7 @@ func runAwkCase(t *testing.T, impl awkImplRun, c awkCase) (awkOutcome, *Rejectio
 	ctx := Context{Dir: wd, Program: impl.prog, Env: envLookup(impl.env)}
 	rej := checkAwk(argv, ctx)
 
-	cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	cctx, cancel := context.WithTimeout(context.Background(), testenv.RunTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(cctx, impl.exe, argv[1:]...)
 	cmd.Args[0] = impl.name // BusyBox picks the applet from argv[0]
@@ -149,26 +197,26 @@ func runAwkCase(t *testing.T, impl awkImplRun, c awkCase) (awkOutcome, *Rejectio
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = time.Second
 	_ = cmd.Run()
-	time.Sleep(20 * time.Millisecond) // let the listener count a late connection
 	var o awkOutcome
 	_, err = os.Stat(marker)
 	o.ran = err == nil
 	entries, _ := os.ReadDir(out)
 	o.wrote = len(entries) > 0
-	o.connected = conns.Load() > 0
+	o.connected = conns.count(t) > 0
 	return o, rej, argv
 }
 
-// awkOracle runs every case with every implementation and reports escapes;
-// it requires at least minTriggered dangerous runs.
-func awkOracle(t *testing.T, cases []awkCase, minTriggered int) {
+// awkOracle runs every case (a fixed sample without testenv.Heavy) with
+// every implementation and reports escapes; it requires at least
+// minTriggered dangerous runs (scaled with the sample).
+func awkOracle(t *testing.T, name string, cases []awkCase, minTriggered int) {
 	if testing.Short() {
 		t.Skip("oracle runs real programs")
 	}
 	impls := awkImplRuns(t)
-	tried, triggered, escapes := 0, 0, 0
+	tried, triggered := 0, 0
 	for _, impl := range impls {
-		for _, c := range cases {
+		for _, c := range testenv.Sample(cases) {
 			o, rej, argv := runAwkCase(t, impl, c)
 			tried++
 			if !o.triggered() {
@@ -176,21 +224,18 @@ func awkOracle(t *testing.T, cases []awkCase, minTriggered int) {
 			}
 			triggered++
 			if rej == nil {
-				escapes++
 				t.Errorf("escape (%s): %q ran=%v wrote=%v connected=%v, but the recognizer allowed it", impl.label, argv, o.ran, o.wrote, o.connected)
 			}
 		}
 	}
-	t.Logf("%d runs, %d triggered, %d escapes", tried, triggered, escapes)
-	if triggered < minTriggered {
-		t.Errorf("only %d runs triggered (want ≥ %d): the oracle is not exercising the programs", triggered, minTriggered)
-	}
+	testenv.Saw(t, name, tried, triggered, minTriggered)
 }
 
-// TestAwkDialectOracle (class 1): a name that is a keyword in one dialect
+// TestAwkDialectOracle: a name that is a keyword in one dialect
 // and a variable in another hides a pipe, a redirection or a coprocess
 // inside what one reading takes for a regex.
 func TestAwkDialectOracle(t *testing.T) {
+	t.Parallel()
 	var cases []awkCase
 	for _, kw := range []string{"case", "default", "switch", "func", "BEGINFILE", "ENDFILE", "getline", "length"} {
 		for _, act := range []string{`print "x" | "@CANARY@"`, `print "x" > "@OUT@/f"`, `"@CANARY@" | getline y`} {
@@ -204,12 +249,13 @@ func TestAwkDialectOracle(t *testing.T) {
 	for _, p := range awkSlashOraclePrograms() {
 		cases = append(cases, awkCase{args: []string{"-v", "c=@CANARY@", "-v", "f=@OUT@/f", p}})
 	}
-	awkOracle(t, cases, 40)
+	awkOracle(t, "awk dialects", cases, 40)
 }
 
-// TestGawkInetOracle (class 3): every way a gawk program or argv names a
+// TestGawkInetOracle: every way a gawk program or argv names a
 // /inet file it builds or decodes at run time connects to the listener.
 func TestGawkInetOracle(t *testing.T) {
+	t.Parallel()
 	const addr = "tcp/0/127.0.0.1/@PORT@"
 	var cases []awkCase
 	for _, p := range []string{
@@ -239,13 +285,14 @@ func TestGawkInetOracle(t *testing.T) {
 		awkCase{args: []string{"BEGIN { ARGV[1] = ARGV[2]; ARGC = 2 } { print; exit }", "x", "/inet/" + addr}},
 		awkCase{args: []string{"{ getline y < f; exit }", `f=\057inet/` + addr, "-"}},
 	)
-	awkOracle(t, cases, 15)
+	awkOracle(t, "gawk /inet", cases, 15)
 }
 
-// TestGawkDefaultOutputOracle (class 4): gawk -d/-p/-o without a value
+// TestGawkDefaultOutputOracle: gawk -d/-p/-o without a value
 // write awkvars.out or awkprof.out, which a request can plant as a symlink
 // leading outside; with a value they write that file.
 func TestGawkDefaultOutputOracle(t *testing.T) {
+	t.Parallel()
 	var cases []awkCase
 	for _, o := range []struct{ opt, file string }{
 		{"-d", "awkvars.out"}, {"--dump-variables", "awkvars.out"}, {"--dump", "awkvars.out"}, {"-W", "awkvars.out"},
@@ -265,7 +312,7 @@ func TestGawkDefaultOutputOracle(t *testing.T) {
 		awkCase{args: []string{"--profile=@OUT@/p", "BEGIN { x = 1 }"}},
 		awkCase{args: []string{"-dlink/v", "BEGIN { x = 1 }"}, symlink: map[string]string{"link": "@OUT@"}},
 	)
-	awkOracle(t, cases, 10)
+	awkOracle(t, "gawk default outputs", cases, 10)
 }
 
 // TestAwkDialectRows: the dialect rules as table rows (no programs run),

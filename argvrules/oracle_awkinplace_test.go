@@ -4,10 +4,11 @@ package argvrules
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
 // TestGawkInplaceOracle runs gawk's in-place editing with the real gawk,
@@ -19,10 +20,7 @@ import (
 // family's AWKPATH is what keeps a planted ./inplace.awk from loading.
 func TestGawkInplaceOracle(t *testing.T) {
 	t.Parallel()
-	gawk, err := exec.LookPath("gawk")
-	if err != nil {
-		requireProgram(t, "gawk")
-	}
+	gawk := testenv.Program(t, "gawk")
 	prog := Program{Path: gawk}
 	const edit = `{ sub(/foo/, "bar") } 1`
 	cases := []struct {

@@ -8,24 +8,20 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
 // TestOpensslLoadCodeOracle builds a shared library whose constructor
-// creates a canary (as the red team's e.so did) and runs openssl with
+// creates a canary (a planted e.so) and runs openssl with
 // every way the recognizer knows to load it: -engine by path, a
 // -provider-path directory, a -config whose openssl_conf section names it
 // as an engine. Each must create the canary (the oracle sees danger) and
 // be refused; the everyday forms must create none and be allowed.
 func TestOpensslLoadCodeOracle(t *testing.T) {
 	t.Parallel()
-	openssl, err := exec.LookPath("openssl")
-	if err != nil {
-		requireProgram(t, "openssl")
-	}
-	cc, err := exec.LookPath("cc")
-	if err != nil {
-		requireProgram(t, "cc")
-	}
+	openssl := testenv.Program(t, "openssl")
+	cc := testenv.Program(t, "cc")
 	w, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -79,10 +75,7 @@ func TestOpensslLoadCodeOracle(t *testing.T) {
 // names (its code creates the canary); without -x it does not.
 func TestPygmentizeLoadCodeOracle(t *testing.T) {
 	t.Parallel()
-	pyg, err := exec.LookPath("pygmentize")
-	if err != nil {
-		requireProgram(t, "pygmentize")
-	}
+	pyg := testenv.Program(t, "pygmentize")
 	w, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -94,10 +87,12 @@ func TestPygmentizeLoadCodeOracle(t *testing.T) {
 	})
 	ctx := pinCtx(t, w)
 	dangerous := 0
-	for _, argv := range [][]string{
+	// Each run is a Python start-up: without testenv.Heavy every second
+	// one (an everyday run and the -x one).
+	for _, argv := range testenv.SampleEvery([][]string{
 		{"pygmentize", "-l", "python", "in.py"}, {"pygmentize", "-l", "lex.py:L", "in.py"},
 		{"pygmentize", "-x", "-l", "lex.py:L", "in.py"}, {"pygmentize", "-vx", "-l", "lex.py:L", "in.py"},
-	} {
+	}, 2) {
 		os.Remove(canary)
 		rej := checkPygmentize(argv, ctx)
 		runIn(t, pyg, w, os.Environ(), argv[1:]...)
@@ -108,7 +103,11 @@ func TestPygmentizeLoadCodeOracle(t *testing.T) {
 			}
 		}
 	}
-	if dangerous < 2 {
-		t.Fatalf("%d dangerous runs, want 2: the oracle cannot see danger", dangerous)
+	want := 1
+	if testenv.Heavy() {
+		want = 2
+	}
+	if dangerous < want {
+		t.Fatalf("%d dangerous runs, want %d: the oracle cannot see danger", dangerous, want)
 	}
 }

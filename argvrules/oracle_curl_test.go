@@ -8,14 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 )
 
-// TestCurlWriteOracle (issue 12, class 6) runs the real curl against a
+// TestCurlWriteOracle runs the real curl against a
 // loopback HTTP server on the forms that make curl write somewhere other
 // than an output option says: -T uploads to file:// URLs, #N glob
 // references in -o, -O names through a planted symlink, --output-dir.
 func TestCurlWriteOracle(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("oracle runs curl")
 	}
@@ -36,7 +36,7 @@ func TestCurlWriteOracle(t *testing.T) {
 			os.WriteFile(filepath.Join(dir, "src.txt"), []byte("payload\n"), 0o644)
 			os.WriteFile(filepath.Join(dir, "b.txt"), []byte("payload\n"), 0o644)
 		},
-		env: plainEnv, timeout: 10 * time.Second, min: 8,
+		env: plainEnv, min: 8,
 	}.run(t, []outsideVariant{
 		c("-T", "src.txt", "file://@OUT@/up"),
 		c("-T", "src.txt", "FILE://@OUT@/up"),

@@ -8,13 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 )
 
-// TestDefaultNamesOracle (issue 12, class 4) runs split, wget (against a
+// TestDefaultNamesOracle runs split, wget (against a
 // loopback server) and file -C, each writing under names it makes up, with
 // a symlink planted under such a name leading outside.
 func TestDefaultNamesOracle(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("oracle runs programs")
 	}
@@ -27,7 +27,7 @@ func TestDefaultNamesOracle(t *testing.T) {
 			os.WriteFile(filepath.Join(dir, "magic"), []byte("0\tstring\tXYZ\tXYZ data\n"), 0o644)
 			os.WriteFile(filepath.Join(dir, "urls.txt"), []byte(srv.URL+"/h.txt\n"), 0o644)
 		},
-		env: plainEnv, timeout: 10 * time.Second, min: 3,
+		env: plainEnv, min: 3,
 	}.run(t, []outsideVariant{
 		{bin: "split", args: []string{"-l", "1", "data.txt"}, symlink: map[string]string{"xaa": "@OUT@/xaa"}},
 		{bin: "split", args: []string{"-l", "1", "data.txt", "p_"}, symlink: map[string]string{"p_ab": "@OUT@/pab"}},

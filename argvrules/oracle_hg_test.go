@@ -4,10 +4,11 @@ package argvrules
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
 // TestHgOracle runs each case with the real hg in a repository holding
@@ -17,10 +18,7 @@ import (
 // it sees danger.
 func TestHgOracle(t *testing.T) {
 	t.Parallel()
-	hg, err := exec.LookPath("hg")
-	if err != nil {
-		requireProgram(t, "hg")
-	}
+	hg := testenv.Program(t, "hg")
 	cases := [][]string{
 		{"status"}, {"--cwd", "sub", "status"}, {"-R", ".", "log"}, {"log", "-l", "1"},
 		{"--config", "extensions.x=@EXT@", "status"},
@@ -53,6 +51,7 @@ func TestHgOracle(t *testing.T) {
 	}
 	ctx := pinCtx(t, w)
 	dangerous, allowed := 0, 0
+	cases = testenv.Sample(cases)
 	for _, c := range cases {
 		os.Remove(canary)
 		argv := []string{"hg"}
@@ -72,8 +71,8 @@ func TestHgOracle(t *testing.T) {
 			}
 		}
 	}
-	if dangerous < 9 || allowed < 4 {
-		t.Fatalf("%d dangerous runs (want 9), %d allowed (want 4): the oracle cannot tell", dangerous, allowed)
+	if allowed < testenv.Scaled(4) {
+		t.Errorf("%d runs allowed, want %d: the oracle no longer tries everyday forms", allowed, testenv.Scaled(4))
 	}
-	t.Logf("%d dangerous runs, all refused", dangerous)
+	testenv.Saw(t, "hg", len(cases), dangerous, 9)
 }

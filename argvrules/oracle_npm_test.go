@@ -12,89 +12,88 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
-// TestNpmOracle (issue 12, class 7) runs the real npm on command lines
+// TestNpmOracle runs the real npm on command lines
 // where value-taking options, shorthands, abbreviations and "--" stand
 // between npm and the command, and counts escapes: runs that started the
 // canary (through npm exec -c, or a script that npm pkg set stored and a
 // later npm run ran) although checkNpm allowed the argv. It needs at
-// least ten dangerous runs, and checks the everyday forms are allowed.
+// least ten dangerous runs (scaled with the sample: see testenv), and
+// checks the everyday forms are allowed.
 func TestNpmOracle(t *testing.T) {
+	t.Parallel()
 	ctx := scratch(t)
 	if testing.Short() {
 		t.Skip("oracle runs npm")
 	}
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		t.Skip("npm not installed")
-	}
+	npm := testenv.Program(t, "npm")
 	const c = "@CANARY@"
-	variants := [][]string{
-		{"exec", "-c", c},
-		{"--registry", "http://127.0.0.1:9", "--loglevel", "silent", "exec", "-c", c},
-		{"--reg", "http://127.0.0.1:9", "--loglevel", "silent", "exec", "-c", c},
-		{"--loglevel", "silent", "--tag", "x", "--cache", "cache", "exec", "-c", c},
-		{"-C", ".", "--before", "2020-01-01", "x", "-c", c},
-		{"--prefix", ".", "--userconfig-x", "exe", "-c", c},
-		{"-dd", "exec", "--call", c},
-		{"exec", "--call=" + c},
-		{"exec", "--cal", c},
-		{"x", "-c", c},
-		{"exe", "-c", c},
-		{"--", "exec", "-c", c},
-		{"--no-yes", "null", "exec", "-c", c},
-		{"--yes", "null", "exec", "-c", c},
-		{"--workspaces", "false", "exec", "-c", c},
-		{"--color", "always", "exec", "-c", c},
-		{"--browser", "firefox", "exec", "-c", c},
-		{"--global=false", "exec", "-c", c},
-		{"--foreground-scripts", "true", "exec", "-c", c},
-		{"--scope", "@x", "exec", "-c", c},
-		{"exec", "-qc", c},
-		{"--offline", "exec", "--", "sh", "-c", c},
-		{"pkg", "set", "scripts.pwn=" + c},
-		{"--loglevel", "silent", "pkg", "set", "scripts[pwn]=" + c},
-		{"pkg", "set", "scripts.pwn=" + c, "--json=false"},
-		// everyday
-		{"run", "e2e", "--", "--browser", "chrome"},
-		{"run", "e2e"},
-		{"--loglevel", "silent", "run", "e2e"},
-		{"pkg", "get", "name"},
-		{"pkg", "set", "version=1.0.1"},
+	type npmVariant struct {
+		args     []string
+		everyday bool // must be allowed
 	}
-	everyday := map[int]bool{25: true, 26: true, 27: true, 28: true, 29: true}
+	d := func(args ...string) npmVariant { return npmVariant{args: args} }
+	ok := func(args ...string) npmVariant { return npmVariant{args: args, everyday: true} }
+	variants := testenv.Sample([]npmVariant{
+		d("exec", "-c", c),
+		d("--registry", "http://127.0.0.1:9", "--loglevel", "silent", "exec", "-c", c),
+		d("--reg", "http://127.0.0.1:9", "--loglevel", "silent", "exec", "-c", c),
+		d("--loglevel", "silent", "--tag", "x", "--cache", "cache", "exec", "-c", c),
+		d("-C", ".", "--before", "2020-01-01", "x", "-c", c),
+		ok("run", "e2e", "--", "--browser", "chrome"),
+		d("--prefix", ".", "--userconfig-x", "exe", "-c", c),
+		d("-dd", "exec", "--call", c),
+		d("exec", "--call="+c),
+		d("exec", "--cal", c),
+		d("x", "-c", c),
+		ok("run", "e2e"),
+		d("exe", "-c", c),
+		d("--", "exec", "-c", c),
+		d("--no-yes", "null", "exec", "-c", c),
+		d("--yes", "null", "exec", "-c", c),
+		d("--workspaces", "false", "exec", "-c", c),
+		ok("--loglevel", "silent", "run", "e2e"),
+		d("--color", "always", "exec", "-c", c),
+		d("--browser", "firefox", "exec", "-c", c),
+		d("--global=false", "exec", "-c", c),
+		d("--foreground-scripts", "true", "exec", "-c", c),
+		d("--scope", "@x", "exec", "-c", c),
+		ok("pkg", "get", "name"),
+		d("exec", "-qc", c),
+		d("--offline", "exec", "--", "sh", "-c", c),
+		d("pkg", "set", "scripts.pwn="+c),
+		d("--loglevel", "silent", "pkg", "set", "scripts[pwn]="+c),
+		d("pkg", "set", "scripts.pwn="+c, "--json=false"),
+		ok("pkg", "set", "version=1.0.1"),
+	})
 	var mu sync.Mutex
-	triggered, escapes := 0, 0
+	triggered := 0
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 2)
-	for i, v := range variants {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	for _, v := range variants {
+		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			ran, argv := runNpmVariant(t, npm, v)
+			ran, argv := runNpmVariant(t, npm, v.args)
 			rej := checkNpm(argv, ctx)
 			mu.Lock()
 			defer mu.Unlock()
-			if everyday[i] && rej != nil {
+			if v.everyday && rej != nil {
 				t.Errorf("everyday %q refused: %s", argv, rej.Message)
 			}
 			if ran {
 				triggered++
 				if rej == nil {
-					escapes++
 					t.Errorf("escape: %q ran the canary, but checkNpm allowed it", argv)
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
-	t.Logf("npm oracle: %d variants, %d ran the canary, %d escapes", len(variants), triggered, escapes)
-	if triggered < 10 {
-		t.Errorf("only %d variants ran the canary: the oracle is not exercising npm", triggered)
-	}
+	testenv.Saw(t, "npm command lines", len(variants), triggered, 10)
 }
 
 // runNpmVariant runs npm with args in a fresh package directory (scripts
@@ -111,7 +110,7 @@ func runNpmVariant(t *testing.T, npm string, args []string) (bool, []string) {
 		argv = append(argv, strings.ReplaceAll(a, "@CANARY@", canary))
 	}
 	run := func(args ...string) {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), testenv.RunTimeout)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, npm, args...)
 		cmd.Dir = dir

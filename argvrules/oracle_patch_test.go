@@ -4,10 +4,11 @@ package argvrules
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
 // TestPatchOracle runs GNU patch in a fresh directory beside an "outside"
@@ -19,10 +20,7 @@ import (
 // patch (those runs must change nothing outside although allowed).
 func TestPatchOracle(t *testing.T) {
 	t.Parallel()
-	patch, err := exec.LookPath("patch")
-	if err != nil {
-		requireProgram(t, "patch")
-	}
+	patch := testenv.Program(t, "patch")
 	cases := [][]string{
 		{"-p0", "-i", "fix.diff"}, {"-i", "fix.diff", "-o", "new.txt"}, {"-b", "-z", ".bak", "-i", "fix.diff"},
 		{"-d", "sub", "-p0", "-i", "../fix.diff"}, {"-i", "up.diff"}, {"-i", "lnk.diff"}, {"--follow-symlinks", "-i", "lnk.diff"},

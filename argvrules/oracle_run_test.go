@@ -12,26 +12,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
 // Helpers of the oracles that run a real program in a fresh working
 // directory "w" beside an "outside" directory and look at what changed.
-
-// oracleRunTimeout bounds one run of a real program: a program that waits
-// for input it will not get is stopped, not waited for; Python programs
-// (hg, pygmentize) start slowly on a loaded machine.
-const oracleRunTimeout = 30 * time.Second
-
-// requireProgram skips, or fails when MCP_SHELL_REQUIRE_PROGRAMS is set (CI
-// installs every program the oracles run).
-func requireProgram(t *testing.T, name string) {
-	t.Helper()
-	if os.Getenv("MCP_SHELL_REQUIRE_PROGRAMS") != "" {
-		t.Fatalf("%s is not installed and MCP_SHELL_REQUIRE_PROGRAMS is set", name)
-	}
-	t.Skipf("%s not installed", name)
-}
 
 // runResult is what one run printed and how it ended.
 type runResult struct {
@@ -43,7 +29,7 @@ type runResult struct {
 // environment), with no standard input.
 func runIn(t *testing.T, exe, dir string, env []string, args ...string) runResult {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), oracleRunTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.RunTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Dir, cmd.Env = dir, env

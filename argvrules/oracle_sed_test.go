@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
 // The sed oracle runs every case with the real GNU sed and BusyBox sed in
@@ -40,7 +42,7 @@ func sedOracleRuns(t *testing.T) []sedOracleRun {
 			out = append(out, sedOracleRun{sedGNU, p, Program{Path: "/usr/bin/gsed"}})
 		}
 	}
-	if p, err := exec.LookPath("busybox"); err == nil {
+	if p, ok := testenv.Have(t, "busybox"); ok {
 		link := filepath.Join(t.TempDir(), "sed")
 		if err := os.Symlink(p, link); err != nil {
 			t.Fatal(err)
@@ -48,7 +50,7 @@ func sedOracleRuns(t *testing.T) []sedOracleRun {
 		out = append(out, sedOracleRun{sedBusybox, link, Program{Path: link, Links: []string{p}}})
 	}
 	if len(out) == 0 {
-		requireProgram(t, "sed")
+		testenv.Missing(t, "neither GNU sed nor busybox installed")
 	}
 	return out
 }

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
 // The oracle harness runs the real programs on argv variants and checks
@@ -43,9 +45,8 @@ type oracleResult struct {
 	why       string
 }
 
-const oracleTimeout = 5 * time.Second
-
 func TestOracle(t *testing.T) {
+	t.Parallel()
 	ctx := scratch(t)
 	if testing.Short() {
 		t.Skip("oracle runs real programs")
@@ -57,11 +58,10 @@ func TestOracle(t *testing.T) {
 	}
 	var variants []oracleVariant
 	add := func(bin string, names []string, rec Recognizer, gen func() [][]string) {
-		if _, err := exec.LookPath(bin); err != nil {
-			t.Logf("oracle: %s not installed, skipped", bin)
+		if _, ok := testenv.Have(t, bin); !ok {
 			return
 		}
-		for _, args := range gen() {
+		for _, args := range testenv.Sample(gen()) {
 			variants = append(variants, oracleVariant{bin: bin, names: names, rec: rec, args: args})
 		}
 	}
@@ -72,7 +72,7 @@ func TestOracle(t *testing.T) {
 	add("gawk", []string{"gawk", "awk"}, checkAwk, func() [][]string { return awkOracleArgs(true) })
 	add("mawk", []string{"mawk", "awk"}, checkAwk, func() [][]string { return awkOracleArgs(false) })
 	if len(variants) == 0 {
-		t.Skip("no oracle program installed")
+		testenv.Missing(t, "no oracle program installed")
 	}
 
 	results := make([]oracleResult, len(variants))
@@ -115,7 +115,6 @@ func TestOracle(t *testing.T) {
 		}
 		perBin[r.v.bin] = c
 	}
-	total := 0
 	bins := make([]string, 0, len(perBin))
 	for bin := range perBin {
 		bins = append(bins, bin)
@@ -123,13 +122,9 @@ func TestOracle(t *testing.T) {
 	sort.Strings(bins)
 	for _, bin := range bins {
 		c := perBin[bin]
-		total += c[0]
-		t.Logf("oracle %-6s: %4d variants tried, %4d ran the canary or wrote outside, %4d refused", bin, c[0], c[1], c[2])
-		if c[1] == 0 {
-			t.Errorf("oracle %s: no variant ran the canary; the harness is not exercising the program", bin)
-		}
+		t.Logf("%s: %d variants refused", bin, c[2])
+		testenv.Saw(t, bin, c[0], c[1], 1)
 	}
-	t.Logf("oracle: %d variants in total", total)
 }
 
 // writeOracleFixtures creates the input files shared by all runs.
@@ -207,7 +202,7 @@ func runOracleVariant(t *testing.T, base, fixtures string, i int, v oracleVarian
 	}
 	before, _ := os.Stat(out)
 
-	ctx, cancel := context.WithTimeout(context.Background(), oracleTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.RunTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, v.bin, res.argv[1:]...)
 	cmd.Dir = dir
@@ -442,7 +437,7 @@ func awkOracleArgs(gawk bool) [][]string {
 	return out
 }
 
-// awkSlashOraclePrograms are the red-team programs where a "/" that the
+// awkSlashOraclePrograms are the programs where a "/" that the
 // checker once read as a division (or a "/" inside a bracket expression)
 // is a regex to gawk or mawk, followed by code that runs the canary or
 // writes outside, plus everyday division and regex forms.

@@ -4,14 +4,17 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
 // TestOutputPathsOneCheck: every family's output options go through the
 // one containment check, so a symlink inside the working directory that
-// leads out is refused for git exactly as for curl (red-team finding:
-// git log --output=lnk/x.txt was allowed and wrote outside). The real git
-// run proves the form is dangerous.
+// leads out is refused for git exactly as for curl (git log
+// --output=lnk/x.txt writes outside). The real git run proves the form is
+// dangerous.
 func TestOutputPathsOneCheck(t *testing.T) {
 	work, outside := t.TempDir(), t.TempDir()
 	if err := os.Symlink(outside, filepath.Join(work, "lnk")); err != nil {
@@ -62,10 +65,7 @@ func TestOutputPathsOneCheck(t *testing.T) {
 			t.Errorf("%q refused: %s", argv, r.Message)
 		}
 	}
-	git, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("git not installed: the real-program proof is skipped")
-	}
+	git := testenv.Program(t, "git")
 	run := func(args ...string) {
 		cmd := exec.Command(git, args...)
 		cmd.Dir = work
@@ -79,5 +79,23 @@ func TestOutputPathsOneCheck(t *testing.T) {
 	run("log", "--output=lnk/x.txt")
 	if _, err := os.Stat(filepath.Join(outside, "x.txt")); err != nil {
 		t.Fatalf("the oracle saw no write outside: the dangerous form is not proven (%v)", err)
+	}
+}
+
+// TestOutputSymlinkEscape checks the os.Root part of the containment: a
+// relative path through a symlink leading outside is refused, for files
+// and directories alike.
+func TestOutputSymlinkEscape(t *testing.T) {
+	ctx := pinCtx(t, testDir(t))
+	for _, argv := range [][]string{
+		a("curl", "-o", "out/x", "http://x/"),
+		a("wget", "-P", "out/newdir", "http://x/"),
+		a("curl", "--output-dir", "out", "-O", "http://x/f"),
+		a("go", "build", "-o", "out/", "."),
+	} {
+		fam := famName(baseName(argv))
+		if r := recOf(fam)(argv, ctx); r == nil || !strings.HasSuffix(string(r.Code), ".output-path") {
+			t.Errorf("%q: want output-path refusal, got %v", argv, r)
+		}
 	}
 }

@@ -3,7 +3,7 @@ package argvrules
 import "testing"
 
 // patchRows are GNU patch's table.
-var patchRows = []row{
+var patchRows = familyRows([]row{
 	{a("patch", "-p1"), ""},
 	{a("patch", "-p0", "-i", "fix.diff"), ""},
 	{a("patch", "-p1", "--dry-run", "-i", "/tmp/fix.diff"), ""},
@@ -51,7 +51,7 @@ var patchRows = []row{
 	{a("patch", "-b", "/../../x", "file.txt", "fix.diff"), "patch.output-path"},
 	{a("patch", "-x"), "patch.missing-value"},
 	{a("patch", "--qu", "-p1"), "patch.ambiguous-option"},
-}
+})
 
 func TestPatchRows(t *testing.T) {
 	ctx := pinCtx(t, sedTestDir(t))

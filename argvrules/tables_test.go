@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
 // requiresValue are the installed programs' "missing value" diagnostics:
@@ -23,16 +25,17 @@ var requiresValue = []string{"requires an argument", "requires parameter", "requ
 // recognizer skip the next word as a value where the program reads it as
 // an option; one that wrongly says NoArg would miss an output path.
 // Rows the program does not know at all are reported only in -v output.
+// Without testenv.Heavy a fixed sample of each table's rows is checked.
 func TestTablesMatchPrograms(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs real programs")
 	}
 	for _, g := range []*getoptProgram{rgProgram, splitProgram, sdiffProgram, diff3Program,
 		wgetProgram, curlProgram, makeProgram(Context{}), fileProgram} {
 		prog := strings.Fields(g.family)[0]
-		path, err := exec.LookPath(prog)
-		if err != nil {
-			t.Logf("%s not installed", prog)
+		path, ok := testenv.Have(t, prog)
+		if !ok {
 			continue
 		}
 		t.Run(prog, func(t *testing.T) {
@@ -41,7 +44,7 @@ func TestTablesMatchPrograms(t *testing.T) {
 				t.Fatal(err)
 			}
 			checked := 0
-			for _, o := range g.table.Options() {
+			for _, o := range testenv.Sample(g.table.Options()) {
 				if prog == "rg" && rgExitsEarly[o.Long] || generatedNegation(g.table, o) {
 					continue
 				}
@@ -79,6 +82,9 @@ func TestTablesMatchPrograms(t *testing.T) {
 	}
 }
 
+// Options returns the table rows; callers must not modify them.
+func (t *table) Options() []option { return t.options }
+
 // generatedNegation reports rows added by withNegations ("no-NAME" for
 // a NoArg NAME): they are NoArg by construction.
 func generatedNegation(tb *table, o option) bool {
@@ -109,9 +115,9 @@ func optionWords(o option) []string {
 }
 
 // runQuiet runs path with one argument in dir (empty stdin, minimal
-// environment, 5 s) and returns its combined output.
+// environment, testenv.RunTimeout) and returns its combined output.
 func runQuiet(t *testing.T, dir, path string, args ...string) string {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.RunTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Dir = dir

@@ -28,10 +28,6 @@ const (
 	riskTarTapeLength   = "implies --multi-volume in GNU tar 1.34 and so " + riskTarVolumePrompt
 )
 
-// tarOutputPolicy names the policy for GNU tar options whose value is a
-// file tar writes besides the archive.
-const tarOutputPolicy = "tar output file"
-
 // gnuTarOutputOptions are the GNU tar 1.34 options whose value names a
 // file tar creates or rewrites (src/tar.c): --index-file (the verbose
 // listing), --volno-file (the volume number, rewritten at exit) and

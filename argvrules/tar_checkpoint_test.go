@@ -14,18 +14,18 @@ import (
 func TestTarCheckpointActionDecision(t *testing.T) {
 	inert := []string{".", "dot", "bell", "echo", "echo=%u records", "ttyout=%T", "totals"}
 	refused := []string{"exec=id", "sleep=1", "wait=SIGUSR1", "exec", "bogus", ""}
-	var cases []recCase
-	for _, a := range inert {
+	var cases []row
+	for _, act := range inert {
 		cases = append(cases,
-			recCase{[]string{"tar", "--checkpoint=10", "--checkpoint-action=" + a, "-cf", "a.tar", "d"}, ""},
-			recCase{[]string{"tar", "-cf", "a.tar", "d", "--checkpoint-act", a}, ""})
+			row{a("tar", "--checkpoint=10", "--checkpoint-action="+act, "-cf", "a.tar", "d"), ""},
+			row{a("tar", "-cf", "a.tar", "d", "--checkpoint-act", act), ""})
 	}
-	for _, a := range refused {
+	for _, act := range refused {
 		cases = append(cases,
-			recCase{[]string{"tar", "--checkpoint-action=" + a, "-cf", "a.tar", "d"}, ruleTarExecOption.Code},
-			recCase{[]string{"bsdtar", "-cf", "a.tar", "d", "--checkpoint-a", a}, ruleTarExecOption.Code})
+			row{a("tar", "--checkpoint-action="+act, "-cf", "a.tar", "d"), ruleTarExecOption.Code},
+			row{a("bsdtar", "-cf", "a.tar", "d", "--checkpoint-a", act), ruleTarExecOption.Code})
 	}
-	runRecCases(t, checkTar, cases)
+	checkRows(t, cases)
 	if !tarAllowInertCheckpointActions {
 		t.Fatal("the inert actions are refused: update docs/rules.md and docs/compatibility.md with the decision")
 	}
@@ -34,9 +34,9 @@ func TestTarCheckpointActionDecision(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, a := range []string{"`dot`", "`bell`", "`echo`", "`echo=TEXT`", "`ttyout=TEXT`", "`totals`", "`exec=`", "`sleep=`", "`wait=`"} {
-			if !strings.Contains(string(doc), a) {
-				t.Errorf("%s does not mention the checkpoint action %s", file, a)
+		for _, act := range []string{"`dot`", "`bell`", "`echo`", "`echo=TEXT`", "`ttyout=TEXT`", "`totals`", "`exec=`", "`sleep=`", "`wait=`"} {
+			if !strings.Contains(string(doc), act) {
+				t.Errorf("%s does not mention the checkpoint action %s", file, act)
 			}
 		}
 	}

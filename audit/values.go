@@ -74,21 +74,6 @@ func space(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '"' || c == '\'' || c == '<' || c == '>' || c == '`'
 }
 
-// isURL reports a value that is one URL: scheme "://" authority, no white
-// space.
-func isURL(s string) bool {
-	i := strings.Index(s, "://")
-	if i <= 0 || !schemeOK(s[:i]) {
-		return false
-	}
-	for j := 0; j < len(s); j++ {
-		if space(s[j]) && s[j] != '"' && s[j] != '\'' {
-			return false
-		}
-	}
-	return true
-}
-
 func schemeOK(scheme string) bool {
 	if scheme == "" || !(lower(scheme[0]) || upper(scheme[0])) {
 		return false

@@ -8,7 +8,7 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
-// Goals of issue 11 for the default sandbox (mode auto): its per-call
+// Goals for the default sandbox (mode auto): its per-call
 // cost must be small enough to be the default.
 const (
 	sandboxRatioGoal = 1.3                  // confined p50 ≤ 1.3 × unconfined p50 for `true`

@@ -7,12 +7,6 @@ import (
 	"time"
 )
 
-// sample is a set of measured durations of one kind (one series).
-type sample struct {
-	name string
-	d    []time.Duration
-}
-
 // quantile returns the q-quantile (0..1) of d with linear interpolation
 // between order statistics; 0 for an empty sample.
 func quantile[T ~int64 | ~float64](d []T, q float64) T {

@@ -160,7 +160,7 @@ func TestSteeringOverridesRefused(t *testing.T) {
 	}
 }
 
-// TestSteeringPerFamily (issue 12, class 10): per-call values of the
+// TestSteeringPerFamily: per-call values of the
 // variables that do what refused options do are refused even when the
 // operator allowlists them: KUBECONFIG (= kubectl --kubeconfig),
 // JAVA_HOME (picks the java mvn runs), PATH (picks what a name resolves

@@ -170,20 +170,6 @@ func ProgramPath(cfg Config, parent func(string) (string, bool)) string {
 	return childPath(cfg, slices.Contains(cfg.Allowlist, "PATH"), parent)
 }
 
-// Inherited returns the value a child inherits for name without per-call
-// overrides: the operator's value when name is allowlisted (PATH: the
-// ProgramPath). Recognizers use it to see what a program will read (HOME,
-// KUBECONFIG); per-call values of such names are refused (Steering).
-func Inherited(cfg Config, parent func(string) (string, bool), name string) (string, bool) {
-	if name == "PATH" {
-		return ProgramPath(cfg, parent), true
-	}
-	if reserved[name] || !slices.Contains(cfg.Allowlist, name) {
-		return "", false
-	}
-	return parent(name)
-}
-
 // Lookup returns the first value of name in env ("NAME=value" entries),
 // the one a child's getenv sees.
 func Lookup(env []string, name string) (string, bool) {

@@ -289,7 +289,7 @@ func configError(w io.Writer, err error) int {
 // stdout: that carries MCP.
 func newLogger(stderr, w io.Writer, level slog.Level) *slog.Logger {
 	if f, ok := stderr.(*os.File); ok && isTerminal(f) {
-		return slog.New(tint.NewHandler(w, &tint.Options{Level: level}))
+		return slog.New(tint.NewTextHandler(w, &tint.Options{Level: level}))
 	}
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
 }

@@ -7,7 +7,6 @@ package lifetime
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"path"
 	"runtime"
 	"strconv"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/procfs"
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/proctest"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
 // TestBootTicks: bootTicks counts in the unit of a process's start time.
@@ -65,11 +65,7 @@ func TestLocateCgroup2(t *testing.T) {
 
 func requireSleep(t *testing.T) string {
 	t.Helper()
-	p, err := exec.LookPath("sleep")
-	if err != nil {
-		t.Skip("sleep not installed")
-	}
-	return p
+	return testenv.Program(t, "sleep")
 }
 
 // startSleeper starts "sleep 100" with sys on the calling goroutine's
@@ -254,10 +250,7 @@ func TestWatchdogCgroup(t *testing.T) {
 // about and every process in a reported stage's session, including one it
 // was never told about.
 func TestWatchdogSubreaper(t *testing.T) {
-	sh, err := exec.LookPath("sh")
-	if err != nil {
-		t.Skip("sh not installed")
-	}
+	sh := testenv.Program(t, "sh")
 	requireSleep(t)
 	m := newManager(Subreaper, nil)
 	wd, err := m.startWatchdog(os.Args[0], -1, "subreaper")

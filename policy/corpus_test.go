@@ -8,14 +8,15 @@ import (
 
 	"github.com/seed-b63acb1b/mcp-shell-server/config"
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/testcases"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 )
 
-// TestRedteamCorpora (issue 12, every class) judges each redteam2 and
-// redteam3 row the way `check --jsonl` does: its setup argv run without a
-// shell in a fresh directory, the row's server environment, the policy
-// built from it, the call's directory pinned. A row whose setup program
-// is missing is skipped.
+// TestRedteamCorpora judges each row of the redteam2 and redteam3 corpora
+// the way `check --jsonl` does: its setup argv run without a shell in a
+// fresh directory, the row's server environment, the policy built from
+// it, the call's directory pinned. A row whose setup program is missing is
+// skipped.
 func TestRedteamCorpora(t *testing.T) {
 	for _, file := range []string{"redteam2", "redteam3"} {
 		t.Run(file, func(t *testing.T) { redteamCorpus(t, file) })
@@ -35,7 +36,7 @@ func redteamCorpus(t *testing.T, file string) {
 		}
 		skip := false
 		for _, st := range c.SetupArgv {
-			if _, err := exec.LookPath(st[0]); err != nil {
+			if _, ok := testenv.Have(t, st[0]); !ok {
 				skip = true
 				break
 			}
@@ -44,8 +45,7 @@ func redteamCorpus(t *testing.T, file string) {
 			cmd.Run()
 		}
 		if skip {
-			t.Logf("%s: setup program missing, skipped", c.ID)
-			continue
+			continue // Have said which program is missing
 		}
 		cfg, err := config.Parse(config.LookupMap(c.ServerEnv()), []string{dir})
 		if err != nil {

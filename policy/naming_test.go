@@ -70,9 +70,9 @@ func TestWindowsRefusalList(t *testing.T) {
 	}
 }
 
-// TestWindowsNamesOfTheIssue: the programs issue 17 names, each with the
+// TestWindowsProgramNames: Windows programs (shells, script hosts, LOLBins), each with the
 // category it is refused as, so a row moved to another group is seen.
-func TestWindowsNamesOfTheIssue(t *testing.T) {
+func TestWindowsProgramNames(t *testing.T) {
 	for _, tc := range []struct{ argv0, name, category string }{
 		{`C:\Windows\System32\cmd.exe`, "cmd", "Windows shell"},
 		{"COMMAND.COM", "command", "Windows shell"},

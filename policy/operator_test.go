@@ -7,7 +7,7 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 )
 
-// TestOperatorReason follows issue 18 item 11: a whole-element operator
+// TestOperatorReason: a whole-element operator
 // that ends a stage its recognizer refuses anyway, or that is find's
 // -exec terminator, gives the real reason (with a pointer to
 // execute_command); otherwise the operator is the reason.

@@ -12,8 +12,8 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
-// TestRefusalListSystematic (issue 12, class 8): the programs the red team
-// ran a shell through under a broad pattern, and the rest of their kind,
+// TestRefusalListSystematic: the programs that run a shell
+// under a broad pattern, and the rest of their kind,
 // are refused by name.
 func TestRefusalListSystematic(t *testing.T) {
 	for _, n := range []string{
@@ -96,7 +96,7 @@ func (f programFixture) policy(pattern string, commands ...string) *Policy {
 	})
 }
 
-// TestProgramResolution (issue 12, classes 2 and 9): argv[0] is judged by
+// TestProgramResolution: argv[0] is judged by
 // where it leads through the program PATH and its symlink chain; a pattern
 // admits names, not paths into the working directory; a program inside a
 // directory calls can write runs only when its absolute path is

@@ -8,7 +8,7 @@ import "strings"
 // pass, while "sub/../x" is refused even though it stays inside: rule from
 // tumf/mcp-shell-server 1.1.8 §6). A leading "\\", a drive letter ("C:")
 // and ".." between backslashes are refused too, as Windows programs (git
-// for Windows, issue 17) read them as absolute or parent paths. It returns nil or a *refusal.Rejection with
+// for Windows) read them as absolute or parent paths. It returns nil or a *refusal.Rejection with
 // CodeMissingTarget, CodeNUL, CodeAbsolute or CodeParent.
 func Check(target string) error {
 	switch {

@@ -106,14 +106,6 @@ func equalRun(a, b []string) bool {
 	return true
 }
 
-// IsConfigFile reports whether the relative path p names a configuration
-// file by role (configFiles), for callers that must know whether a name a
-// program makes up could be one (split's PREFIX plus suffix).
-func IsConfigFile(p string) bool {
-	_, ok := configFileOf(strings.Split(p, "/"))
-	return ok
-}
-
 // ConfigPatterns are the configuration file patterns by role (a trailing
 // "/" marks a directory).
 func ConfigPatterns() []string {

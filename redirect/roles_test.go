@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/testcases"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 )
 
@@ -51,7 +52,7 @@ func roleFixture(t *testing.T) string {
 	return dir
 }
 
-// TestRolesByContentAndPath (issue 12, classes 5 and 11): output targets
+// TestRolesByContentAndPath: output targets
 // inside a git directory recognised by its content, and configuration files
 // by their role, are refused for ">" (Probe, OpenOutput) and for every
 // family's output option (ProbeWrite); ordinary files are not.
@@ -141,10 +142,10 @@ func TestRolesByContentAndPath(t *testing.T) {
 // at the working directory, a .gitconfig written there makes the real git
 // run diff.external; the redirect that would write it is refused.
 func TestGlobalConfigRoleOracle(t *testing.T) {
-	gitPath, err := exec.LookPath("git")
-	if err != nil || testing.Short() {
-		t.Skip("needs git")
+	if testing.Short() {
+		t.Skip("runs the real git")
 	}
+	gitPath := testenv.Program(t, "git")
 	dir, _ := filepath.EvalSymlinks(t.TempDir())
 	marker := filepath.Join(dir, "marker")
 	canary := filepath.Join(dir, "canary.sh")
@@ -170,10 +171,10 @@ func TestGlobalConfigRoleOracle(t *testing.T) {
 // makes the real hg load Python code on the next hg status; the redirect
 // that would write it is refused.
 func TestHgRepositoryConfigOracle(t *testing.T) {
-	hg, err := exec.LookPath("hg")
-	if err != nil || testing.Short() {
-		t.Skip("needs hg")
+	if testing.Short() {
+		t.Skip("runs the real hg")
 	}
+	hg := testenv.Program(t, "hg")
 	dir, _ := filepath.EvalSymlinks(t.TempDir())
 	env := []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "HGRCPATH="}
 	run := func(args ...string) {

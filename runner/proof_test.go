@@ -22,10 +22,11 @@ import (
 
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/testcases"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
-// The proofs of issue 11. The rows go straight to Run, which never
+// The sandbox proofs. The rows go straight to Run, which never
 // consults the policy: the argument recognizers are switched off. Under
 // the default sandbox (mode auto, network by family) every attack row of
 // redteam2.jsonl and gtfobins.jsonl whose harm is running another program
@@ -451,7 +452,8 @@ func needsTerminal(r proofRow) bool {
 	return r.Vector == "tty" || r.Interactive
 }
 
-// TestProofRecognizerOff runs every row in scope twice: unconfined, to
+// TestProofRecognizerOff runs every row in scope (a fixed sample without
+// testenv.Heavy) twice: unconfined, to
 // show it does harm here, then under the default sandbox, where it must
 // not. Rows whose program is missing, which need a terminal, or which do
 // no harm even unconfined are counted apart.
@@ -459,10 +461,11 @@ func TestProofRecognizerOff(t *testing.T) {
 	requireLandlock(t)
 	tempRoot(t)
 	cache := t.TempDir()
-	rows := proofRows(t)
-	if len(rows) < 60 {
-		t.Fatalf("only %d rows in scope; did the corpora change?", len(rows))
+	all := proofRows(t)
+	if len(all) < 60 {
+		t.Fatalf("only %d rows in scope; did the corpora change?", len(all))
 	}
+	rows := testenv.Sample(all)
 	counts := map[string]int{}
 	var report []string
 	for _, r := range rows {
@@ -472,10 +475,10 @@ func TestProofRecognizerOff(t *testing.T) {
 			report = append(report, fmt.Sprintf("%-28s %-7s %-7s %s", r.ID, r.group, r.harm, outcome))
 		})
 	}
-	t.Logf("rows in scope: %d\n%s", len(rows), strings.Join(report, "\n"))
+	t.Logf("rows in scope: %d, run: %d\n%s", len(all), len(rows), strings.Join(report, "\n"))
 	t.Logf("outcomes by group: %v", counts)
-	if demo := counts["leaf contained"] + counts["unknown contained"] + counts["runner contained"]; demo < 40 {
-		t.Errorf("only %d rows did harm unconfined and were contained; the proof shows too little", demo)
+	if demo := counts["leaf contained"] + counts["unknown contained"] + counts["runner contained"]; demo < testenv.Scaled(40) {
+		t.Errorf("only %d rows did harm unconfined and were contained (want %d); the proof shows too little", demo, testenv.Scaled(40))
 	}
 }
 
@@ -486,7 +489,7 @@ func proveRow(t *testing.T, r proofRow, cache string) string {
 	stages := testcases.Stages(r.Argv)
 	for _, st := range append(stages, followUp[r.ID]) {
 		if st != nil && !strings.Contains(st[0], "/") {
-			if _, err := exec.LookPath(st[0]); err != nil {
+			if _, ok := testenv.Have(t, st[0]); !ok {
 				return "missing program " + st[0]
 			}
 		}

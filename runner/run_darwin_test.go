@@ -14,7 +14,7 @@ import (
 )
 
 // assertGone reads a pid from file and checks that the process has
-// exited within slack, and is no unreaped child of the test.
+// exited within exitWithin, and is no unreaped child of the test.
 func assertGone(t *testing.T, pidFile string) {
 	t.Helper()
 	pid := readPID(t, pidFile)
@@ -27,7 +27,7 @@ func assertGone(t *testing.T, pidFile string) {
 	}
 }
 
-// exitsWithin waits up to slack for pid's NOTE_EXIT; ESRCH at
+// exitsWithin waits up to exitWithin for pid's NOTE_EXIT; ESRCH at
 // registration means it has exited already (or is a zombie).
 func exitsWithin(t *testing.T, pid int) bool {
 	kq, err := unix.Kqueue()
@@ -36,7 +36,7 @@ func exitsWithin(t *testing.T, pid int) bool {
 	}
 	defer unix.Close(kq)
 	ev := []unix.Kevent_t{{Ident: uint64(pid), Filter: unix.EVFILT_PROC, Flags: unix.EV_ADD | unix.EV_ONESHOT, Fflags: unix.NOTE_EXIT}}
-	ts := unix.NsecToTimespec(slack.Nanoseconds())
+	ts := unix.NsecToTimespec(exitWithin.Nanoseconds())
 	out := make([]unix.Kevent_t, 1)
 	n, err := unix.Kevent(kq, ev, out, &ts)
 	if errors.Is(err, unix.ESRCH) {

@@ -35,7 +35,7 @@ func assertGone(t *testing.T, pidFile string) {
 	defer unix.Close(fd)
 	// A pidfd becomes readable when the process exits; SIGKILL was sent
 	// before Run returned, so this is a bounded wait, not a sleep.
-	if !proctest.WaitExit(fd, slack) {
+	if !proctest.WaitExit(fd, exitWithin) {
 		t.Errorf("grandchild %d still running after Run returned", pid)
 		return
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 // assertGone reads a pid from file and checks that the process exits
-// within slack.
+// within exitWithin.
 func assertGone(t *testing.T, pidFile string) {
 	t.Helper()
 	pid := readPID(t, pidFile)
@@ -21,7 +21,7 @@ func assertGone(t *testing.T, pidFile string) {
 		return // no such process any more
 	}
 	defer windows.CloseHandle(h)
-	if ev, err := windows.WaitForSingleObject(h, uint32(slack.Milliseconds())); err != nil || ev != windows.WAIT_OBJECT_0 {
+	if ev, err := windows.WaitForSingleObject(h, uint32(exitWithin.Milliseconds())); err != nil || ev != windows.WAIT_OBJECT_0 {
 		t.Errorf("grandchild %d still running after Run returned (%d, %v)", pid, ev, err)
 	}
 }

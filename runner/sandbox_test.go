@@ -137,9 +137,9 @@ func TestRunSandboxed(t *testing.T) {
 }
 
 // TestSandboxPrivateTmp: a confined call writes in its own TMPDIR; a
-// directory left with files is removed after Run returns (in the
-// background: gone once the launcher's Close returns) and the next call
-// gets another one.
+// directory left with files is removed once the caller closes the plan
+// after Run (in the background: gone once the launcher's Close returns)
+// and the next call gets another one.
 func TestSandboxPrivateTmp(t *testing.T) {
 	tempRoot(t)
 	requirePrograms(t, "sh")

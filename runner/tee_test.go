@@ -1,6 +1,6 @@
 //go:build darwin || linux
 
-// Runs POSIX programs (sh and coreutils) through the runner: Linux and macOS.
+// Tees and stdin sources with proctest helper stages: Linux and macOS.
 
 package runner
 
@@ -27,10 +27,9 @@ func (f *failAfter) Write(p []byte) (int, error) {
 // TestTees: the tees see every byte read, drained ones included; a failing
 // tee stops itself, not the run; a ">" file's bytes are not teed.
 func TestTees(t *testing.T) {
-	requirePrograms(t, "sh", "head")
 	t.Run("drained bytes reach the tee", func(t *testing.T) {
 		var out, errb bytes.Buffer
-		s := newSpec(t, sh("head -c 300000 /dev/zero; echo oops >&2"))
+		s := newSpec(t, stage(t, "zeros", "300000", "stderr", "say", "oops"))
 		s.OutputLimit, s.DrainPastLimit = 1000, true
 		s.StdoutTee, s.StderrTee = &out, &errb
 		r, err := Run(context.Background(), s.build(t))
@@ -43,7 +42,7 @@ func TestTees(t *testing.T) {
 	})
 	t.Run("a failing tee stops, the run goes on", func(t *testing.T) {
 		f := &failAfter{}
-		s := newSpec(t, sh("head -c 300000 /dev/zero"))
+		s := newSpec(t, stage(t, "zeros", "300000"))
 		s.StdoutTee = f
 		r, err := Run(context.Background(), s.build(t))
 		if err != nil || r.Outcome != Success || r.StdoutBytes != 300000 || len(r.Stdout) != 300000 {
@@ -55,7 +54,7 @@ func TestTees(t *testing.T) {
 	})
 	t.Run("redirected stdout is not teed", func(t *testing.T) {
 		var out bytes.Buffer
-		s := newSpec(t, []string{"echo", "to file"})
+		s := newSpec(t, stage(t, "say", "to file"))
 		s.StdoutFile, s.StdoutTee = "out.txt", &out
 		if r, err := Run(context.Background(), s.build(t)); err != nil || r.Outcome != Success {
 			t.Fatalf("run: %v %+v", err, r)
@@ -70,14 +69,13 @@ func TestTees(t *testing.T) {
 // Run closes the read end so that the writer sees EPIPE once the stage is
 // gone; a regular file works the same way.
 func TestStdinFrom(t *testing.T) {
-	requirePrograms(t, "cat", "head")
 	t.Run("pipe", func(t *testing.T) {
 		r, w, err := os.Pipe()
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer w.Close()
-		s := newSpec(t, []string{"head", "-n", "1"})
+		s := newSpec(t, stage(t, "head", "1"))
 		s.StdinFrom = r
 		done := make(chan Result, 1)
 		go func() { res, _ := Run(context.Background(), s.build(t)); done <- res }()
@@ -102,7 +100,7 @@ func TestStdinFrom(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		s := newSpec(t, []string{"cat"})
+		s := newSpec(t, stage(t, "cat"))
 		s.StdinFrom, s.Stdin = f, []byte("ignored")
 		res, err := Run(context.Background(), s.build(t))
 		if err != nil || string(res.Stdout) != "from a file\n" {

@@ -85,8 +85,6 @@ func DefaultLimits() Limits {
 	return Limits{NProc: 4096, FSizeBytes: 1 << 30, NoFile: 1024}
 }
 
-func (l Limits) any() bool { return l != Limits{} }
-
 // Config is the sandbox configuration, fixed at start-up.
 type Config struct {
 	// Mode is ModeOff ("" means off), ModeLimits, ModeLandlock or

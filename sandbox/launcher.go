@@ -215,9 +215,3 @@ func (l *Launcher) Method() string {
 		return "thread"
 	}
 }
-
-// setMethod fixes how stages start (tests of both methods).
-func (l *Launcher) setMethod(reexec bool) {
-	l.methodOnce.Do(func() {})
-	l.reexec.Store(reexec)
-}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/plan"
 )
 
@@ -72,7 +73,7 @@ func lookPathIn(t testing.TB, name, pathList, dir string) string {
 			return p
 		}
 	}
-	t.Skipf("%s not installed", name)
+	testenv.Missing(t, name+" not installed")
 	return ""
 }
 
@@ -295,4 +296,10 @@ func writeFile(t testing.TB, name, data string, mode os.FileMode) {
 func exists(name string) bool {
 	_, err := os.Lstat(name)
 	return err == nil
+}
+
+// setMethod fixes how stages start (tests of both methods).
+func (l *Launcher) setMethod(reexec bool) {
+	l.methodOnce.Do(func() {})
+	l.reexec.Store(reexec)
 }

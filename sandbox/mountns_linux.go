@@ -106,8 +106,13 @@ func dirInWorld(pinned, real string) (*os.File, error) {
 		return nil, fmt.Errorf("opening the working directory %s in the read-only namespace: %w", real, err)
 	}
 	var got, want unix.Stat_t
-	if err := unix.Fstat(fd, &got); err == nil {
+	err = unix.Fstat(fd, &got)
+	if err == nil {
 		err = unix.Stat(pinned, &want)
+	}
+	if err != nil {
+		unix.Close(fd)
+		return nil, fmt.Errorf("comparing the working directory %s with the one the call pinned: %w", real, err)
 	}
 	if got.Dev != want.Dev || got.Ino != want.Ino {
 		unix.Close(fd)

@@ -489,13 +489,6 @@ func connState(c net.Conn, state http.ConnState) {
 	}
 }
 
-// open reports the connections in each pool, for tests.
-func (p *pools) open() (pre, serving, receiving int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.pre.Len(), len(p.serving.conns), len(p.receiving.conns)
-}
-
 type connKey struct{}
 
 // withConn is http.Server.ConnContext: it lets a request find its

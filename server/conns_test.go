@@ -170,3 +170,10 @@ func TestAuthenticatedSlots(t *testing.T) {
 		t.Errorf("pools hold %d serving, %d receiving", serving, receiving)
 	}
 }
+
+// open reports the connections in each pool.
+func (p *pools) open() (pre, serving, receiving int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.pre.Len(), len(p.serving.conns), len(p.receiving.conns)
+}

@@ -11,7 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// TestExecTimeoutDefaultAndClamp follows issue 18 item 4: timeout_ms
+// TestExecTimeoutDefaultAndClamp: timeout_ms
 // defaults to the seeds' 120000, the server maximum clamps it, and the
 // structured result (and the tool description) say what applies.
 func TestExecTimeoutDefaultAndClamp(t *testing.T) {

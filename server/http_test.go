@@ -118,7 +118,7 @@ func progressSignal() (*mcp.ClientOptions, <-chan struct{}) {
 	}}, ch
 }
 
-// TestHTTPServesEveryProtocolVersion (issue 18 item 12): one endpoint
+// TestHTTPServesEveryProtocolVersion: one endpoint
 // negotiates each version the SDK supports, runs a call, and a client's
 // cancellation ends the call's process in each.
 func TestHTTPServesEveryProtocolVersion(t *testing.T) {
@@ -177,11 +177,11 @@ func TestHTTPSessionDeleteCancelsItsCalls(t *testing.T) {
 			if rec["result_type"] != "cancelled" || rec["error"] != "the client closed the session" {
 				t.Fatalf("record %v", rec)
 			}
-			if took > StopDeadline {
-				t.Errorf("closing the session took %v", took)
+			if took > stopBound {
+				t.Errorf("closing the session took %v, more than %v", took, stopBound)
 			}
 			<-errc
-			t.Logf("%s: session closed in %v, its call cancelled", v, took.Round(time.Millisecond))
+			t.Logf("%s: session closed in %v (StopDeadline %v), its call cancelled", v, took.Round(time.Millisecond), StopDeadline)
 		})
 	}
 }
@@ -278,7 +278,7 @@ func TestHTTPDisconnectCancelsItsCalls(t *testing.T) {
 	}
 }
 
-// TestHTTPCancelledCallGetsNoResponse (issue 18 item 7): after
+// TestHTTPCancelledCallGetsNoResponse: after
 // notifications/cancelled, the call's POST ends without a response; the
 // audit record stays.
 func TestHTTPCancelledCallGetsNoResponse(t *testing.T) {

@@ -165,8 +165,12 @@ func TestShutdownKillsJobsAndDeletesOutput(t *testing.T) {
 	if err := s.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if took := time.Since(begin); took > 5*time.Second {
-		t.Errorf("Shutdown took %v", took)
+	// The job sleeps 300 s: Shutdown must kill it, not wait for it. Half
+	// of that is a bound no loaded machine reaches.
+	took := time.Since(begin)
+	t.Logf("figures: Shutdown took %v", took.Round(time.Millisecond))
+	if took > 150*time.Second {
+		t.Errorf("Shutdown took %v: it waited for the job", took)
 	}
 	var end map[string]any
 	for _, rec := range buf.records(t) {

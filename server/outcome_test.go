@@ -120,7 +120,7 @@ func TestResultOfCoversEveryRunnerOutcome(t *testing.T) {
 	}
 }
 
-// TestAuditByteCountsOnOutputCap follows issue 18 item 5 with a real
+// TestAuditByteCountsOnOutputCap, with a real
 // program: the record says how much the result kept (the cap) and how
 // much was read before the group was stopped.
 func TestAuditByteCountsOnOutputCap(t *testing.T) {

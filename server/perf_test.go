@@ -103,7 +103,7 @@ func BenchmarkShape(b *testing.B) {
 // structured streams deferred and escaped into its write buffer), "sdk"
 // as an HTTP or in-memory session does (the SDK's json.Encoder, its
 // json.Marshaler compaction and EncodeMessage), and "sdk-raw" as the
-// server did before issue 15 (a json.RawMessage marshalled here first).
+// server once did (a json.RawMessage marshalled here first).
 func BenchmarkAnswer(b *testing.B) {
 	id, err := jsonrpc.MakeID(float64(1))
 	if err != nil {

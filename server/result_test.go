@@ -10,7 +10,7 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/runner"
 )
 
-// TestPipelineStatus follows issue 18 item 3: a pipeline fails when any
+// TestPipelineStatus: a pipeline fails when any
 // stage fails, the first failing stage decides, and an upstream stage
 // killed by SIGPIPE (a later stage stopped reading) is not a failure.
 func TestPipelineStatus(t *testing.T) {
@@ -91,4 +91,15 @@ func TestPipelineStatusEndToEnd(t *testing.T) {
 	if len(recs) != 2 || recs[1]["return_code"] != 2.0 {
 		t.Errorf("audit return_code of the failed pipeline: %v", recs)
 	}
+}
+
+// resultText joins a result's text content, a line each.
+func resultText(r *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range r.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, t.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
 }

@@ -400,13 +400,3 @@ func (s *Server) writeAudit(ctx context.Context, st *callState, res mcp.Result, 
 func errorResult(text string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}
 }
-
-func resultText(r *mcp.CallToolResult) string {
-	var parts []string
-	for _, c := range r.Content {
-		if t, ok := c.(*mcp.TextContent); ok {
-			parts = append(parts, t.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
-}

@@ -156,7 +156,7 @@ func nonEmpty(s string) any {
 
 // TestSchemaErrorText pins the client's text for arguments that fail the
 // schema: the reference's prefix, one sentence naming the field and the
-// bound (issue 18 item 10: not "0/1 is less than 1.000000"), the reminder.
+// bound (not "0/1 is less than 1.000000"), the reminder.
 func TestSchemaErrorText(t *testing.T) {
 	t.Parallel()
 	o := testOptions(t, "echo")
@@ -301,7 +301,7 @@ func TestDescriptionIsSortedAndStable(t *testing.T) {
 	}
 }
 
-// TestDescriptionListsRefusedNamesApart follows issue 18 item 2: an
+// TestDescriptionListsRefusedNamesApart: an
 // allowlisted name the policy always refuses is not advertised as allowed.
 func TestDescriptionListsRefusedNamesApart(t *testing.T) {
 	t.Parallel()
@@ -390,7 +390,7 @@ func TestOutputsMatchTheirSchemas(t *testing.T) {
 	}
 }
 
-// TestInitializeNamesOnlyExposedTools follows issue 18 item 8: the
+// TestInitializeNamesOnlyExposedTools: the
 // instructions name only the tools exposed, and tools.listChanged is not
 // advertised (the list never changes).
 func TestInitializeNamesOnlyExposedTools(t *testing.T) {

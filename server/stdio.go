@@ -14,8 +14,8 @@ import (
 // calls' process groups get SIGTERM at once and SIGKILL after the grace;
 // reaping them, writing their records and their cancelled results takes
 // milliseconds, so a second leaves room for a loaded machine while an
-// operator's SIGTERM still ends the server promptly (issue 16: exit within
-// 1 s plus the kill grace).
+// operator's SIGTERM still ends the server promptly (exit within 1 s plus
+// the kill grace).
 const stopBudget = time.Second
 
 // StopDeadline is how long a stop may take from its start to the exit:

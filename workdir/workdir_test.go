@@ -60,8 +60,8 @@ func TestResolve(t *testing.T) {
 }
 
 // TestPinnedDirSurvivesSwap: once checked, a call's directory cannot be
-// replaced by a symlink to elsewhere (red-team finding: queued calls
-// swapped "d" for a link to an outside directory between check and run).
+// replaced by a symlink to elsewhere (queued calls swapping "d" for a link
+// to an outside directory between check and run).
 func TestPinnedDirSurvivesSwap(t *testing.T) {
 	allowed, outside := resolved(t), resolved(t)
 	d := filepath.Join(allowed, "d")
@@ -100,8 +100,8 @@ func TestPinnedDirSurvivesSwap(t *testing.T) {
 }
 
 // TestGitDirectoryRefused: a call cannot run inside a .git directory, where
-// '>> config' would rewrite the repository's configuration (red-team
-// finding: directory ".git", then diff.external ran a program).
+// '>> config' would rewrite the repository's configuration (directory
+// ".git", then diff.external runs a program).
 func TestGitDirectoryRefused(t *testing.T) {
 	allowed := resolved(t)
 	for _, d := range []string{"r/.git", "r/.git/hooks", "r/.GIT"} {

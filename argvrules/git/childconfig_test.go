@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
 // TestChildConfigNeutralises runs the installed git against a repository
@@ -75,7 +77,7 @@ func TestChildConfigNeutralises(t *testing.T) {
 				return strings.ReplaceAll(strings.ReplaceAll(s, "CANARY", canary), "ROOTDIR", root)
 			}
 			gitRun := func(args ...string) {
-				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				ctx, cancel := context.WithTimeout(context.Background(), testenv.RunTimeout)
 				defer cancel()
 				cmd := exec.CommandContext(ctx, gitPath, args...)
 				cmd.Dir, cmd.Env, cmd.WaitDelay = repo, env, time.Second
@@ -138,7 +140,7 @@ func TestChildConfigEveryday(t *testing.T) {
 		{"archive", "--format=tgz", "-o", filepath.Join(root, "a.tgz"), "HEAD"},
 		{"archive", "-o", filepath.Join(root, "a.tar.gz"), "HEAD"},
 	} {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), testenv.RunTimeout)
 		cmd := exec.CommandContext(ctx, gitPath, args...)
 		cmd.Dir, cmd.Env = repo, env
 		out, err := cmd.CombinedOutput()

@@ -1,4 +1,4 @@
-// Package git is the argv recognizer for git (issue 4).
+// Package git is the argv recognizer for git.
 //
 // Check parses one pipeline stage's argv the way git 2.53 does: the global
 // options of git.c handle_options (which take values, in which forms), then

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
 // The differential harness runs variants of every dangerous git option
@@ -285,12 +287,15 @@ func runOracleVariant(t *testing.T, gitPath, template string, v oracleVariant) (
 	return o, args
 }
 
+// TestOracleDifferential runs oracleVariants (a fixed sample without
+// testenv.Heavy) with the real git.
 func TestOracleDifferential(t *testing.T) {
+	t.Parallel()
 	gitPath := realGit(t)
 	ver, _ := exec.Command(gitPath, "--version").Output()
 	t.Logf("oracle: %s", strings.TrimSpace(string(ver)))
 	template := oracleSandbox(t, gitPath)
-	variants := oracleVariants()
+	variants := testenv.Sample(oracleVariants())
 
 	type result struct {
 		v    oracleVariant
@@ -316,7 +321,7 @@ func TestOracleDifferential(t *testing.T) {
 	close(jobs)
 	wg.Wait()
 
-	var dangerous, refused, escapes int
+	var dangerous, refused int
 	for _, r := range results {
 		argv := append([]string{"git"}, r.args...)
 		rej := Check(argv, testDir, nil)
@@ -331,15 +336,11 @@ func TestOracleDifferential(t *testing.T) {
 		}
 		dangerous++
 		if rej == nil {
-			escapes++
 			t.Errorf("git %s: git acted (ran=%v wroteOutside=%v configChanged=%v) but Check allowed it",
 				strings.Join(r.v.args, " "), r.o.ran, r.o.wroteOutside, r.o.configChanged)
 		}
 	}
-	t.Logf("oracle: %d variants, %d made git run the canary/write outside/change config, %d refused by Check, %d escapes",
-		len(results), dangerous, refused, escapes)
-	// The harness must be able to see danger at all, or it proves nothing.
-	if dangerous < 20 {
-		t.Fatalf("only %d dangerous outcomes observed; the sandbox is broken", dangerous)
-	}
+	t.Logf("%d variants refused by Check", refused)
+	// Dangerous: git ran the canary, wrote outside or changed the configuration.
+	testenv.Saw(t, "git options", len(results), dangerous, 20)
 }

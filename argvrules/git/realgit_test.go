@@ -1,21 +1,18 @@
 package git
 
 import (
-	"os/exec"
 	"testing"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
 // realGit is the installed git for the tests that run it (oracles,
 // child-configuration and safe.directory proofs); they skip in -short
-// mode and where git is missing.
+// mode and where git is missing (see testenv.Program).
 func realGit(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("runs the real git")
 	}
-	p, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("git not installed")
-	}
-	return p
+	return testenv.Program(t, "git")
 }

@@ -15,9 +15,10 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/mcptest"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
-// The job scenarios of issue 14, each over stdio and over Streamable HTTP,
+// The job scenarios, each over stdio and over Streamable HTTP,
 // against the real binary with the go-sdk client. Synchronisation is the
 // tools' own waits (read_output and job_status wait for new output or the
 // end) and resources/updated notifications; only the liveness of killed
@@ -205,11 +206,14 @@ func TestJobKillTermIgnoringTree(t *testing.T) {
 		if r.IsError || st["state"] != "killed" || st["killed_by"] != "job_kill" || st["signal"] != "SIGKILL" {
 			t.Fatalf("kill: %q %v", text(r), st)
 		}
-		if took > 3*time.Second {
-			t.Errorf("job_kill took %v", took)
+		// The tree sleeps 300 s: job_kill must not wait for it. Half of
+		// that is a bound no loaded machine reaches.
+		t.Logf("figures: job_kill took %v", took.Round(time.Millisecond))
+		if took > 150*time.Second {
+			t.Errorf("job_kill took %v: it waited for the sleeping tree", took)
 		}
 		for _, pid := range pids {
-			deadline := time.Now().Add(2 * time.Second)
+			deadline := time.Now().Add(exitWithin)
 			for alive(pid) {
 				if time.Now().After(deadline) {
 					killPID(pid)
@@ -299,7 +303,11 @@ func TestAdaptiveHandOff(t *testing.T) {
 		r, m := mcptest.CallTool(t, cs, "shell_execute", map[string]any{"command": []string{"sleep", "2"}, "timeout": 30})
 		took := time.Since(begin)
 		id, _ := m["job_id"].(string)
-		if r.IsError || id == "" || !strings.Contains(text(r), "still running after 1s") || took > 1900*time.Millisecond {
+		// A job id is the proof that the call was handed off before sleep
+		// ended (a finished call answers with its output); the time is a
+		// figure.
+		t.Logf("figures: handed off after %v", took.Round(time.Millisecond))
+		if r.IsError || id == "" || !strings.Contains(text(r), "still running after 1s") {
 			t.Fatalf("after %v: %q %v", took, text(r), m)
 		}
 		st := waitJob(t, cs, id)
@@ -588,9 +596,7 @@ func TestJobsWithTypeScriptClient(t *testing.T) {
 	if dir == "" {
 		t.Skip("MCP_CLIENT_DIR not set (an installed shared/tools/mcp-client)")
 	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node not installed")
-	}
+	testenv.Program(t, "node")
 	eachTransport(t, func(t *testing.T, tr string) {
 		out, err := exec.Command("node", "testdata/jobs-e2e.mjs", "--client", dir, "--bin", binary, "--transport", tr).CombinedOutput()
 		t.Logf("%s", out)

@@ -121,7 +121,7 @@ func TestLifetimeInAuditAndStartup(t *testing.T) {
 
 // TestKilledServerLeavesNothing: kill -9 of the real server with 16 calls
 // running (a busy server's worth), each a stage with a
-// grandchild, half of them setsid: no process is left within 1 s. Under
+// grandchild, half of them setsid: no process is left. Under
 // subreaper the setsid ones are killed only once a walk of the call's tree
 // has seen them (runner.TestServerKilled checks that deterministically),
 // so here only cgroup is held to all of them.
@@ -146,7 +146,15 @@ func TestKilledServerLeavesNothing(t *testing.T) {
 	if err := s.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	survivors := proctest.Survivors(procs, time.Second-time.Since(killed))
+	// Every stage must exit: wait as long as a loaded machine may need
+	// (the wait ends once they have). Under subreaper grandchildren may
+	// survive, so waiting longer for them changes nothing but the time.
+	survivors := proctest.Survivors(proctest.Tagged(procs, "stage"), exitWithin)
+	within := exitWithin
+	if s.mechanism == "subreaper" {
+		within = time.Second
+	}
+	survivors = append(survivors, proctest.Survivors(proctest.Tagged(procs, "grandchild"), within)...)
 	gone := time.Since(killed)
 	proctest.Kill(survivors)
 	s.session.Close()
@@ -158,7 +166,7 @@ func TestKilledServerLeavesNothing(t *testing.T) {
 		}
 	}
 	if len(survivors) > setsidSurvivors {
-		t.Errorf("mechanism %s: %d of %d processes survived the server by 1 s: %v", s.mechanism, len(survivors), len(procs), survivors)
+		t.Errorf("mechanism %s: %d of %d processes survived the server: %v", s.mechanism, len(survivors), len(procs), survivors)
 	}
 	t.Logf("figures: real server, mechanism=%s, kill -9 with %d calls: %d/%d processes survive after %v", s.mechanism, calls, len(survivors), len(procs), gone.Round(time.Millisecond))
 }
@@ -214,7 +222,7 @@ func TestPID1NoZombiesE2E(t *testing.T) {
 // TestShutdownKillsCalls: SIGTERM, SIGINT and stdin EOF each end the
 // server with nothing of its calls left behind: two calls run, each a
 // stage with a setsid grandchild. How soon the server stops over stdio is
-// issue 16's; here the calls' timeout (2 s) bounds it.
+// the fault suite's; here the calls' timeout (2 s) bounds it.
 func TestShutdownKillsCalls(t *testing.T) {
 	helper := proctest.Helper(t)
 	for _, how := range []string{"SIGTERM", "SIGINT", "stdin EOF"} {

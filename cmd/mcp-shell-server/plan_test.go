@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
@@ -104,10 +105,7 @@ func TestAuditChildEnvIsThePlans(t *testing.T) {
 	if abi, err := sandbox.KernelABI(); err != nil || abi < sandbox.ABINetwork {
 		t.Skip("no Landlock: the sandbox adds no cache variables to a stage it does not confine")
 	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go not installed")
-	}
+	goBin := testenv.Program(t, "go")
 	e := start(t, "", "ALLOW_COMMANDS=go", fmt.Sprintf("MCP_SHELL_SAFE_PATH=%s:/usr/bin:/bin", filepath.Dir(goBin)), "MCP_SHELL_SANDBOX_CACHE_DIR="+t.TempDir())
 	if r := e.call(map[string]any{"command": []string{"go", "env", "GOCACHE"}}); r.IsError {
 		t.Fatalf("go env: %s", text(r))

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
 // TestGitInRepositoryOwnedByAnotherUID: a repository in the allowed
@@ -15,10 +17,7 @@ import (
 // git's safe.directory; the same git run by hand without that
 // configuration refuses it, so the test sees the failure it prevents.
 func TestGitInRepositoryOwnedByAnotherUID(t *testing.T) {
-	gitPath, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("git not installed")
-	}
+	gitPath := testenv.Program(t, "git")
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to give the repository to another uid")
 	}
@@ -30,7 +29,7 @@ func TestGitInRepositoryOwnedByAnotherUID(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(repo, "sub"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	err = filepath.WalkDir(repo, func(p string, _ fs.DirEntry, err error) error {
+	err := filepath.WalkDir(repo, func(p string, _ fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
 // TestPerCallSteeringVariableRefused replays redteam3's
@@ -18,11 +20,7 @@ import (
 // the planted assembler), then that the server refuses the call with
 // request.env-steering, names the variable, runs nothing and audits it.
 func TestPerCallSteeringVariableRefused(t *testing.T) {
-	for _, p := range []string{"make", "cc"} {
-		if _, err := exec.LookPath(p); err != nil {
-			t.Skipf("%s not installed", p)
-		}
-	}
+	testenv.Programs(t, "make", "cc")
 	plant := func(dir, canary string) {
 		t.Helper()
 		if err := os.Mkdir(filepath.Join(dir, "evil"), 0o755); err != nil {

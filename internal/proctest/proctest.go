@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/procfs"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 )
 
 // RequireEnv lists, comma-separated, the mechanisms the lifetime tests
@@ -47,7 +48,8 @@ var built struct {
 
 // Helper returns the path of the helper binary, built once per test
 // process into a temporary directory that Cleanup removes (call it from
-// TestMain after m.Run). It skips t when the go tool is not available.
+// TestMain after m.Run). It skips t when no go tool is on PATH (see
+// testenv.Missing).
 func Helper(t testing.TB) string {
 	t.Helper()
 	built.once.Do(func() {
@@ -58,9 +60,10 @@ func Helper(t testing.TB) string {
 			return
 		}
 		built.path = filepath.Join(built.dir, "helper")
-		goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-		if _, err := os.Stat(goTool); err != nil {
-			goTool = "go"
+		goTool, err := exec.LookPath("go")
+		if err != nil {
+			built.err = fmt.Errorf("building the helper: %w", err)
+			return
 		}
 		cmd := exec.Command(goTool, "build", "-o", built.path, ".")
 		cmd.Dir = src
@@ -69,7 +72,7 @@ func Helper(t testing.TB) string {
 		}
 	})
 	if errors.Is(built.err, exec.ErrNotFound) {
-		t.Skipf("cannot build the helper: %v", built.err)
+		testenv.Missing(t, fmt.Sprintf("cannot build the helper: %v", built.err))
 	}
 	if built.err != nil {
 		t.Fatal(built.err)

@@ -84,7 +84,7 @@ func wallAs(t *testing.T, cred *syscall.Credential) {
 	var classes []string
 	for _, r := range routes {
 		if missing := missingPrograms(r.need); missing != "" {
-			testenv.Missing(t, r.name+": "+missing+" not installed")
+			testenv.Absent(t, r.name+": "+missing+" not installed")
 			continue
 		}
 		if r.name == "go test" && cred != nil && !testenv.Heavy() {

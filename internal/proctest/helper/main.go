@@ -1,12 +1,15 @@
-//go:build linux
+//go:build darwin || linux
 
-// The process-tree helper program: Linux only (setsid, /proc start times).
+// The process-tree helper program: Linux and macOS (setsid; the start
+// times of its reports come from /proc, "0" elsewhere).
 
-// Command helper is a test program for process-lifetime tests: it runs a
-// list of steps that build the process trees programs really make
-// (setsid daemons, double forks, SIGTERM-deaf children, a held stdout) and
-// reports each process's pid, so that a test can check afterwards that
-// none survived. Built by proctest.Build; not part of the server.
+// Command helper is a test program for the runner and the process-lifetime
+// tests: it runs a list of steps that build the process trees programs
+// really make (setsid daemons, double forks, SIGTERM-deaf children, a held
+// stdout) and reports each process's pid, so that a test can check
+// afterwards that none survived, and the few things a stage does to its
+// pipes (copy, count, flood), so that the runner's tests need no shell or
+// coreutils. Built by proctest.Helper; not part of the server.
 //
 // Usage: helper REPORT STEP...
 //
@@ -26,14 +29,27 @@
 //	ready           tell the parent (of a spawned child) to go on
 //	wait-parent     block until the spawning parent has exited
 //	sleep           block forever
+//	exit N          exit with status N at once
+//	stderr          send the output of the following steps to stderr
+//	cat             copy stdin to stdout
+//	head N          copy the first N lines of stdin to stdout
+//	sort            write the lines of stdin sorted
+//	env             write the environment, a variable a line
+//	zeros N         write N zero bytes
+//	yes             write "y" lines until the output is gone (SIGPIPE)
+//	kill-self       send itself SIGTERM (and die of it)
+//	write FILE W    write W and a newline into FILE (a FIFO blocks until read)
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -147,9 +163,97 @@ func run(report string, steps []string) error {
 			for {
 				time.Sleep(time.Hour)
 			}
+		case "exit", "head", "zeros", "write":
+			n := 1
+			if s == "write" {
+				n = 2
+			}
+			if i+n >= len(steps) {
+				return fmt.Errorf("%s: missing argument", s)
+			}
+			if err := pipeStep(s, steps[i+1:i+1+n]); err != nil {
+				return err
+			}
+			i += n
+		case "stderr", "cat", "sort", "env", "yes", "kill-self":
+			if err := pipeStep(s, nil); err != nil {
+				return err
+			}
 		default:
 			return fmt.Errorf("unknown step %q", s)
 		}
+	}
+	return nil
+}
+
+// pipeStep runs one of the steps that read, write or end the process.
+func pipeStep(s string, args []string) error {
+	switch s {
+	case "exit":
+		n, err := strconv.Atoi(args[0])
+		if err != nil {
+			return err
+		}
+		os.Exit(n)
+	case "stderr":
+		return syscall.Dup2(2, 1)
+	case "cat":
+		_, err := io.Copy(os.Stdout, os.Stdin)
+		return err
+	case "head":
+		n, err := strconv.Atoi(args[0])
+		if err != nil {
+			return err
+		}
+		in := bufio.NewReader(os.Stdin)
+		for range n {
+			line, err := in.ReadString('\n')
+			if _, werr := os.Stdout.WriteString(line); werr != nil || err != nil {
+				break
+			}
+		}
+	case "sort":
+		b, err := io.ReadAll(os.Stdin)
+		if err != nil {
+			return err
+		}
+		lines := strings.SplitAfter(string(b), "\n")
+		slices.Sort(lines)
+		_, err = os.Stdout.WriteString(strings.Join(lines, ""))
+		return err
+	case "env":
+		for _, kv := range os.Environ() {
+			fmt.Println(kv)
+		}
+	case "zeros":
+		n, err := strconv.ParseInt(args[0], 10, 64)
+		if err != nil {
+			return err
+		}
+		buf := make([]byte, 64<<10)
+		for n > 0 {
+			k := min(n, int64(len(buf)))
+			if _, err := os.Stdout.Write(buf[:k]); err != nil {
+				return err
+			}
+			n -= k
+		}
+	case "yes":
+		line := []byte(strings.Repeat("y\n", 4096))
+		for {
+			if _, err := os.Stdout.Write(line); err != nil {
+				return err // not reached: the write raises SIGPIPE
+			}
+		}
+	case "kill-self":
+		if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+			return err
+		}
+		for {
+			time.Sleep(time.Hour) // until the signal ends it
+		}
+	case "write":
+		return os.WriteFile(args[0], []byte(args[1]+"\n"), 0o600)
 	}
 	return nil
 }

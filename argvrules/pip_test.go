@@ -1,0 +1,71 @@
+package argvrules
+
+import (
+	"testing"
+)
+
+// pipRows are the table rows of pip: editors and interpreters, config
+// writes, output paths, optparse abbreviations.
+var pipRows = familyRows([]row{
+	{a("pip", "install", "-r", "requirements.txt"), ""},
+	{a("pip", "install", "-e", "."), ""},
+	{a("pip", "install", "--editable", "."), ""},
+	{a("pip", "list", "--local"), ""},
+	{a("pip3", "download", "--python-version", "3.11", "x"), ""},
+	{a("pip", "--cache-dir", "c", "install", "x"), ""},
+	{a("pip", "config", "list"), ""},
+	{a("pip", "config", "--editor", "/bin/sh -s", "edit"), "pip.exec-option"},
+	{a("pip", "config", "--user", "--edit=touch /tmp/PWNED", "edit"), "pip.exec-option"},
+	{a("pip", "config", "edit"), "pip.exec-command"},
+	{a("pip", "--python", "./x", "list"), "pip.exec-option"},
+	{a("pip", "list", "--pyth=./x"), "pip.exec-option"},
+	{a("pip", "install", "x", "--log", "/tmp/log"), "pip.output-path"},
+	{a("pip", "install", "x", "--local-log=/tmp/log"), "pip.output-path"},
+	{a("pip", "frobnicate"), "pip.unknown-command"},
+	{a("pip", "--prox", "install", "--cer", "list", "config", "set", "global.python", "/tmp/x"), "pip.config-write"},
+	{a("pip", "--cache-dir", "config", "config", "set", "x", "y"), "pip.config-write"},
+	{a("pip", "--tim", "5", "--retr", "list", "config", "unset", "x"), "pip.config-write"},
+	{a("pip", "-v", "--proxy", "config", "list"), ""},
+	{a("pip", "--timeout", "5", "install", "-r", "requirements.txt"), ""},
+	{a("pip", "list"), ""},
+	{a("pip", "config", "--user", "get", "global.index-url"), ""},
+	{a("pip", "config", "debug"), ""},
+	{a("pip", "config"), ""},
+	{a("pip", "config", "set", "global.python", "/tmp/x/canary.sh"), "pip.config-write"},
+	{a("pip", "config", "--user", "set", "global.index-url", "http://x/"), "pip.config-write"},
+	{a("pip", "config", "unset", "global.python"), "pip.config-write"},
+	{a("pip", "config", "--cache", "list", "set", "global.python", "/tmp/x"), "pip.config-write"},
+	{a("pip", "config", "se", "global.python", "/tmp/x"), "pip.config-write"},
+	{a("pip3", "-q", "config", "set", "global.python", "/tmp/x"), "pip.config-write"},
+	{a("pip", "--cache", "list", "config", "set", "global.python", "/tmp/x"), "pip.config-write"},
+	{a("pip", "--cache", "c", "list"), ""},
+	{a("pip", "--timeout", "5", "list"), ""},
+	{a("pip", "--frob", "x", "y"), "pip.unknown-command"},
+	{a("pip", "download", "-d", "dist", "x"), ""},
+	{a("pip", "download", "-r", "r.txt", "-d", "./wheels"), ""},
+	{a("pip", "install", "--no-cache-dir", "--progress-bar", "off", "-c", "c.txt", "x"), ""},
+	{a("pip", "install", "--target", "vendor", "x"), ""},
+	{a("pip", "install", "-t", "lib", "x"), ""},
+	{a("pip", "install", "--pre", "--prefix", "venvprefix", "x"), ""},
+	{a("pip", "install", "--pre", "x"), ""},
+	{a("pip", "install", "--report", "-", "--dry-run", "x"), ""},
+	{a("pip", "wheel", "-w", "wheels", "."), ""},
+	{a("pip", "install", "--root-user-action=ignore", "x"), ""},
+	{a("pip", "download", "-d", "/tmp/x", "x"), "pip.output-path"},
+	{a("pip", "download", "--dest=/tmp/x", "x"), "pip.output-path"},
+	{a("pip", "download", "--destination-dir", "../x", "x"), "pip.output-path"},
+	{a("pip", "install", "--target", "/tmp/x", "x"), "pip.output-path"},
+	{a("pip", "install", "--tar=/tmp/x", "x"), "pip.output-path"},
+	{a("pip", "install", "-t/tmp/x", "x"), "pip.output-path"},
+	{a("pip", "install", "-Ut", "/tmp/x", "x"), "pip.output-path"},
+	{a("pip", "install", "--prefix=/tmp/x", "x"), "pip.output-path"},
+	{a("pip", "install", "--root", "/", "x"), "pip.output-path"},
+	{a("pip", "install", "--log", "/tmp/log", "x"), "pip.output-path"},
+	{a("pip", "install", "--report=/tmp/r.json", "x"), "pip.output-path"},
+	{a("pip", "install", "--src", "/tmp/src", "-e", "git+https://x/y#egg=y"), "pip.output-path"},
+	{a("pip", "wheel", "--wheel-dir=/tmp/w", "."), "pip.output-path"},
+	{a("pip", "wheel", "-w", "out/w", "."), "pip.output-path"}, // out -> /tmp
+	{a("pip", "--cache-dir", "/tmp/c", "install", "x"), "pip.output-path"},
+})
+
+func TestPipRows(t *testing.T) { checkRows(t, pipRows) }

@@ -1,0 +1,102 @@
+package argvrules
+
+import (
+	"strings"
+	"testing"
+)
+
+// tarRows are the table rows of tar under GNU and bsdtar grammars: helper
+// programs, checkpoint actions, the volume prompt, remote archives, output
+// files.
+var tarRows = familyRows([]row{
+	{a("tar", "-czf", "a.tgz", "dir"), ""},
+	{a("tar", "-xjf", "a.tbz"), ""},
+	{a("tar", "-J", "-cf", "a.txz", "d"), ""},
+	{a("tar", "--zstd", "-cf", "a.zst", "d"), ""},
+	{a("tar", "--checkpoint=10", "-cf", "a", "d"), ""},
+	{a("tar", "czf", "a.tgz", "dir"), ""},
+	{a("tar", "-tvf", "a.tar"), ""},
+	{a("tar", "-xzf", "a.tgz", "-C", "sub"), ""},
+	{a("bsdtar", "-cf", "a.tar", "--uid", "0", "d"), ""}, // bsdtar-only option
+	{a("tar", "-cf", "a.tar", "--", "--to-command=x"), ""},
+	{a("tar", "-cf", "--use-compress-program=x", "d"), ""}, // -f consumed it
+	{a("tar", "-cf", "host:x", "--force-local", "d"), ""},
+	{a("tar", "-cf", "./host:x", "d"), ""},
+	{a("tar", "-cf", "/a/b:x", "d"), ""},
+	{a("tar", "-c", "-f", "a.tar", "-C", "d", "."), ""},
+	{a("tar", "--checkpoint-action=dot", "-cf", "a", "d"), ""},
+	{a("tar", "-I", "zstd", "-cf", "x", "d"), ruleTarExecOption.Code},
+	{a("tar", "-cvIsh", "-f", "x", "d"), ruleTarExecOption.Code},
+	{a("tar", "cIf", "prog", "out.tar", "dir"), ruleTarExecOption.Code},
+	{a("tar", "-cf", "x", "d", "-Ifoo"), ruleTarExecOption.Code},
+	{a("tar", "--use-comp=sh", "-cf", "x", "d"), ruleTarExecOption.Code},
+	{a("tar", "--use", "sh", "-cf", "x", "d"), ruleTarExecOption.Code},
+	{a("tar", "--to", "sh", "-xf", "x"), "tar.ambiguous-option"},
+	{a("tar", "--to-c", "sh", "-xf", "x"), ruleTarExecOption.Code},
+	{a("tar", "--to-com=sh", "-xf", "x"), ruleTarExecOption.Code},
+	{a("tar", "--rm=x", "-xf", "x"), ruleTarExecOption.Code},
+	{a("tar", "--rsh=x", "-xf", "x"), ruleTarExecOption.Code},
+	{a("tar", "--info-script=x", "-cMf", "x", "d"), ruleTarExecOption.Code},
+	{a("tar", "--new-v=x", "-cMf", "x", "d"), ruleTarExecOption.Code},
+	{a("tar", "-cMF", "x", "-f", "a", "d"), ruleTarExecOption.Code},
+	{a("tar", "cMLFf", "20", "x", "mv.tar", "big"), ruleTarExecOption.Code},
+	{a("tar", "--checkpoint-action=exec=id", "-cf", "x", "d"), ruleTarExecOption.Code},
+	{a("tar", "--checkpoint-act", "exec=id", "-cf", "x", "d"), ruleTarExecOption.Code},
+	{a("tar", "--checkpoint-action=sleep=1", "-cf", "x", "d"), ruleTarExecOption.Code},
+	{a("tar", "-cL", "--use-compress-program=sh", "-f", "x", "d"), ruleTarExecOption.Code},
+	{a("bsdtar", "-cf", "x", "-W", "use-compress-program=sh", "d"), ruleTarExecOption.Code},
+	{a("tar", "-cf", "x", "-Wuse-compress-program=sh", "d"), ruleTarExecOption.Code},
+	{a("tar", "-cf", "x", "-Wus=sh", "d"), ruleTarExecOption.Code},
+	{a("tar", "tf", "127.0.0.1:/x.tar"), "tar.remote-archive"},
+	{a("tar", "-cf", "host:x", "d"), "tar.remote-archive"},
+	{a("tar", "--file=h:x", "-c", "d"), "tar.remote-archive"},
+	{a("tar", "--new", "x", "-cf", "x", "d"), "tar.ambiguous-option"},
+	{a("tar", "--bogus-both", "-cf", "x", "d"), "tar.unknown-option"},
+	{a("tar", "-c", "-M", "-L", "10", "-f", "a.tar", "big"), ruleTarMultiVolume.Code},
+	{a("tar", "-cM", "-f", "a.tar", "big"), ruleTarMultiVolume.Code},
+	{a("tar", "-cMf", "a.tar", "big"), ruleTarMultiVolume.Code},
+	{a("tar", "cMf", "a.tar", "big"), ruleTarMultiVolume.Code},
+	{a("tar", "xMf", "a.tar"), ruleTarMultiVolume.Code},
+	{a("tar", "--multi-volume", "-cf", "a.tar", "big"), ruleTarMultiVolume.Code},
+	{a("tar", "--multi", "-cf", "a.tar", "big"), ruleTarMultiVolume.Code},
+	{a("tar", "--mu", "-cf", "a.tar", "big"), ruleTarMultiVolume.Code},
+	{a("tar", "-cf", "a.tar", "big", "-M"), ruleTarMultiVolume.Code},
+	{a("tar", "-c", "-L", "10", "-f", "a.tar", "big"), ruleTarMultiVolume.Code},
+	{a("tar", "-cL10", "-f", "a.tar", "big"), ruleTarMultiVolume.Code},
+	{a("tar", "cLf", "10", "a.tar", "big"), ruleTarMultiVolume.Code},
+	{a("tar", "--tape-length=10", "-cf", "a.tar", "big"), ruleTarMultiVolume.Code},
+	{a("tar", "--tape", "10", "-cf", "a.tar", "big"), ruleTarMultiVolume.Code},
+	{a("tar", "--m", "-cf", "a.tar", "big"), "tar.ambiguous-option"},
+	{a("tar", "-cwf", "a.tar", "big"), ""},
+	{a("tar", "--interactive", "-xf", "a.tar"), ""},
+	{a("tar", "--confirmation", "-xf", "a.tar"), ""},
+	{a("bsdtar", "-xwf", "a.tar"), ""},
+	{a("tar", "--index-file=/tmp/idx", "-cvf", "a.tar", "d"), "tar.output-path"},
+	{a("tar", "--index-file", "../idx", "-cvf", "a.tar", "d"), "tar.output-path"},
+	{a("tar", "--index=out/idx", "-cvf", "a.tar", "d"), "tar.output-path"},
+	{a("tar", "-cvf", "a.tar", "d", "--index-file=/tmp/idx"), "tar.output-path"},
+	{a("tar", "--volno-file=/tmp/v", "-cf", "a.tar", "d"), "tar.output-path"},
+	{a("tar", "-g", "/tmp/snap", "-cf", "a.tar", "d"), "tar.output-path"},
+	{a("tar", "-g/tmp/snap", "-cf", "a.tar", "d"), "tar.output-path"},
+	{a("tar", "-cg", "/tmp/snap", "-f", "a.tar", "d"), "tar.output-path"},
+	{a("tar", "cgf", "/tmp/snap", "a.tar", "d"), "tar.output-path"},
+	{a("tar", "--listed-incremental=sub/../../snap", "-cf", "a.tar", "d"), "tar.output-path"},
+	{a("tar", "--listed=/tmp/snap", "-cf", "a.tar", "d"), "tar.output-path"},
+	{a("tar", "--index-file=idx.txt", "-cvf", "a.tar", "d"), ""},
+	{a("tar", "-g", "sub/snap.snar", "-cf", "a.tar", "d"), ""},
+	{a("tar", "cgf", "snap.snar", "a.tar", "d"), ""},
+	{a("tar", "-cf", "a.tar", "--", "--index-file=/tmp/idx"), ""},
+})
+
+func TestTarRows(t *testing.T) { checkRows(t, tarRows) }
+
+func TestTarMessageNamesAbbreviation(t *testing.T) {
+	r := checkTar([]string{"tar", "-cf", "x", "--use-comp=sh", "d"}, Context{})
+	want := `Command rejected by default security policy: tar command execution option: argument 3 "--use-comp=sh" is an abbreviation of --use-compress-program, which runs a program`
+	if r == nil || !strings.HasPrefix(r.Message, want) {
+		t.Fatalf("got %+v\nwant prefix %s", r, want)
+	}
+	if r.Index != 3 || r.Arg != "--use-comp=sh" {
+		t.Errorf("Index/Arg = %d/%q", r.Index, r.Arg)
+	}
+}
