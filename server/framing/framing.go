@@ -84,7 +84,7 @@ type Transport struct {
 	relOnce  sync.Once
 
 	writeMu  sync.Mutex
-	deferred *deferrals
+	deferred *Deferrals
 
 	// mu guards inflight and inflightBytes; drained is signalled when
 	// they change.
@@ -123,7 +123,7 @@ func New(r io.Reader, w io.Writer, o Options) *Transport {
 		release:  make(chan struct{}),
 		closed:   make(chan struct{}),
 		inflight: map[jsonrpc.ID]*request{},
-		deferred: newDeferrals(),
+		deferred: NewDeferrals(),
 	}
 	t.drained = sync.NewCond(&t.mu)
 	return t
@@ -183,14 +183,14 @@ func (t *Transport) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if !isResp {
 		return t.encodeAndWrite(msg)
 	}
-	v, at, n := t.deferred.take(resp.Result)
 	if !t.settle(resp.ID) {
+		t.deferred.take(resp.Result) // forget its values
 		return nil
 	}
 	if resp.Error != nil || !resp.ID.IsValid() || len(resp.Result) == 0 {
 		return t.encodeAndWrite(msg)
 	}
-	return t.writeResponse(resp, v, at, n)
+	return t.writeResponse(resp)
 }
 
 func (t *Transport) encodeAndWrite(msg jsonrpc.Message) error {
@@ -266,7 +266,7 @@ func (t *Transport) Close() error {
 	default:
 		close(t.closed)
 	}
-	t.deferred.clear()
+	t.deferred.Close()
 	t.EndInput()
 	return nil
 }
