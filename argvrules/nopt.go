@@ -3,6 +3,7 @@ package argvrules
 import (
 	"sort"
 	"strings"
+	"sync"
 )
 
 // npm parses its whole command line with nopt (nopt-lib.js parse, npm 11):
@@ -119,9 +120,13 @@ func abbrevMap(names []string) map[string]string {
 	return out
 }
 
+// The abbreviation maps hold every unique prefix of every name (thousands
+// of entries): built on first use, not at every start of the server (and
+// of its watchdog, the same binary), where they were the largest part of
+// the package's initialization.
 var (
-	npmAbbrevs     = abbrevMap(sortedKeys(npmTypes))
-	npmShortAbbrev = abbrevMap(sortedKeys(npmShorthands))
+	npmAbbrevs     = sync.OnceValue(func() map[string]string { return abbrevMap(sortedKeys(npmTypes)) })
+	npmShortAbbrev = sync.OnceValue(func() map[string]string { return abbrevMap(sortedKeys(npmShorthands)) })
 )
 
 // noptOption is one option nopt parsed: the resolved key, the argv index
@@ -191,7 +196,7 @@ func noptParse(argv []string) noptResult {
 		for strings.HasPrefix(strings.ToLower(key), "no-") {
 			sawNo, key = true, key[3:]
 		}
-		if full, ok := npmAbbrevs[key]; ok {
+		if full, ok := npmAbbrevs()[key]; ok {
 			key = full
 		}
 		kind, known := npmTypes[key]
@@ -241,7 +246,7 @@ func splice(args []noptWord, i int, repl ...noptWord) []noptWord {
 // noptResolveShort is nopt-lib.js resolveShort with npm's tables.
 func noptResolveShort(arg string) []string {
 	arg = strings.TrimLeft(arg, "-")
-	if npmAbbrevs[arg] == arg && arg != "" {
+	if npmAbbrevs()[arg] == arg && arg != "" {
 		return nil
 	}
 	if sh, ok := npmShorthands[arg]; ok {
@@ -254,10 +259,10 @@ func noptResolveShort(arg string) []string {
 		}
 		return out
 	}
-	if _, ok := npmAbbrevs[arg]; ok {
+	if _, ok := npmAbbrevs()[arg]; ok {
 		return nil
 	}
-	if full, ok := npmShortAbbrev[arg]; ok {
+	if full, ok := npmShortAbbrev()[arg]; ok {
 		return npmShorthands[full]
 	}
 	return nil
@@ -295,7 +300,9 @@ var (
 		"isntall-clean": "ci", "hlep": "help", "dist-tags": "dist-tag", "upgrade": "update", "udpate": "update",
 		"rum": "run", "sit": "install-ci-test", "urn": "run", "ogr": "org", "add-user": "adduser",
 	}
-	npmCmdAbbrevs = abbrevMap(append(append([]string{}, npmCommandList...), sortedKeys(npmAliases)...))
+	npmCmdAbbrevs = sync.OnceValue(func() map[string]string {
+		return abbrevMap(append(append([]string{}, npmCommandList...), sortedKeys(npmAliases)...))
+	})
 )
 
 // npmDeref is cmd-list.js deref: camelCase to kebab-case, exact command,
@@ -322,7 +329,7 @@ func npmDeref(c string) string {
 	if a, ok := npmAliases[c]; ok {
 		return a
 	}
-	a := npmCmdAbbrevs[c]
+	a := npmCmdAbbrevs()[c]
 	for i := 0; i < 4; i++ {
 		if next, ok := npmAliases[a]; ok {
 			a = next

@@ -179,6 +179,9 @@ func (b *bench) runAll(ctx context.Context) error {
 	step("soak", b.soakRun)
 	step("sandbox cost", b.sandboxCost)
 	step("http throughput", b.httpLoad)
+	if b.o.before != "" {
+		step("before and after", b.beforeAfter)
+	}
 	if ctx.Err() != nil {
 		broken = append(broken, ctx.Err())
 	}
@@ -191,7 +194,7 @@ func (b *bench) runAll(ctx context.Context) error {
 var sectionKeys = map[string]string{
 	"policy": "policy cost", "latency": "per-call latency", "startup": "start-up",
 	"throughput": "throughput and memory", "concurrency": "concurrency", "soak": "soak",
-	"sandbox": "sandbox cost", "http": "http throughput",
+	"sandbox": "sandbox cost", "http": "http throughput", "goals": "before and after",
 }
 
 // selected reports whether -only admits the section called name (the peer

@@ -23,6 +23,7 @@ type options struct {
 	big         int64 // bytes drained through execute_command (1 GiB)
 	capture     int64 // bytes captured with the cap raised to the same size
 	bin         string
+	before      string // an earlier build, for section 10
 	peer        bool
 	peerDir     string
 	peerVersion string
@@ -77,13 +78,14 @@ func parseFlags(args []string) (options, error) {
 	fs.Int64Var(&o.big, "big", 0, "bytes drained through execute_command (default 1 GiB, smoke 64 MiB)")
 	fs.Int64Var(&o.capture, "capture", 0, "bytes captured with the output cap raised to match (default 64 MiB, smoke 8 MiB)")
 	fs.StringVar(&o.bin, "bin", "", "prebuilt server binary (default: go build ./cmd/mcp-shell-server into a temp dir)")
+	fs.StringVar(&o.before, "before", "", "an earlier server binary: section 10 measures the performance goals for it and this build side by side")
 	fs.BoolVar(&o.peer, "peer", true, "install and measure the npm peer @mako10k/mcp-shell-server (off with -smoke)")
 	fs.StringVar(&o.peerDir, "peer-dir", "", "npm prefix where the peer is already installed (default: npm install into a temp dir)")
 	fs.StringVar(&o.peerVersion, "peer-version", "2.7.1", "version of @mako10k/mcp-shell-server to install")
 	fs.StringVar(&o.out, "out", "", "report path (default BENCHMARKS.md at the repository root; smoke: a temp dir)")
 	fs.StringVar(&o.cases, "cases", "", "directory holding benign.jsonl (default ../shared/cases beside the repository)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the scratch directory (prints its path)")
-	fs.StringVar(&o.only, "only", "", "comma list of sections to run: policy,latency,startup,throughput,concurrency,soak,sandbox,http (default all)")
+	fs.StringVar(&o.only, "only", "", "comma list of sections to run: policy,latency,startup,throughput,concurrency,soak,sandbox,http,goals (default all)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}

@@ -21,6 +21,13 @@ import (
 // rows include, grows with the answer's escapes rather than the server's
 // work.
 func (b *bench) rawOnce(ctx context.Context, env []string, n int64, file string) (drainRun, int64, error) {
+	return b.rawCall(ctx, env, n, file, false)
+}
+
+// rawCall is rawOnce through execute_command or, with shell, through
+// shell_execute (whose text carries the output too when
+// MCP_SHELL_TEXT_LIMIT_BYTES is 0).
+func (b *bench) rawCall(ctx context.Context, env []string, n int64, file string, shell bool) (drainRun, int64, error) {
 	var r drainRun
 	spec := b.oursSpec(env...)
 	cmd := exec.CommandContext(ctx, spec.argv[0], spec.argv[1:]...)
@@ -69,7 +76,11 @@ func (b *bench) rawOnce(ctx context.Context, env []string, n int64, file string)
 	r.baseKiB = before.HWMKiB
 	cpu0 := cpuTime(cmd.Process.Pid)
 	start := time.Now()
-	if err := send(req{"2.0", 2, "tools/call", map[string]any{"name": "execute_command", "arguments": map[string]any{"program": "head", "args": []string{"-c", itoa(n), file}, "timeout_ms": 600000}}}); err != nil {
+	call := map[string]any{"name": "execute_command", "arguments": map[string]any{"program": "head", "args": []string{"-c", itoa(n), file}, "timeout_ms": 600000}}
+	if shell {
+		call = map[string]any{"name": "shell_execute", "arguments": map[string]any{"command": []string{"head", "-c", itoa(n), file}, "timeout": 600}}
+	}
+	if err := send(req{"2.0", 2, "tools/call", call}); err != nil {
 		return r, 0, err
 	}
 	size, tail, err := skimLine(br)

@@ -9,9 +9,16 @@ import (
 
 // firstBuf is the size of a stream's first buffer, taken from a pool:
 // most outputs fit in it, so a call that prints little allocates only its
-// exact result, and one that prints more moves at most this much once,
-// into the buffer of OutputLimit bytes that the rest is read into.
+// exact result.
 const firstBuf = 64 << 10
+
+// growBy is how much each buffer after the first outgrows the one before
+// (never past OutputLimit): buffers are sized by what arrived, not by the
+// cap, so a 1 MiB output under a 64 MiB cap allocates, zeroes and later
+// frees a few MiB rather than 64 (the tail latency and the resident
+// memory that stayed behind), while a cap-sized output is moved into
+// larger buffers about a third of its size in all.
+const growBy = 4
 
 // drainBuf is the size of a read past the cap when the bytes are read
 // rather than spliced away (a tee sees them, or splice is refused),
@@ -20,11 +27,11 @@ const firstBuf = 64 << 10
 // measured alike in BenchmarkDrain/256MiB/tee.
 const drainBuf = 256 << 10
 
-// trimBelow: a stream that ends using less than 1/trimBelow of its buffer
-// of OutputLimit bytes is copied into one of its own size, so a result
-// kept after the call (a job's, until it expires) does not pin the whole
-// cap; the copy is then at most a quarter of the cap.
-const trimBelow = 4
+// trimBelow: a stream that ends using less than 1/trimBelow of its
+// buffer is copied into one of its own size, so a result kept after the
+// call (a job's, until it expires) does not pin up to growBy times its
+// size; the copy is then smaller than half of the buffer.
+const trimBelow = 2
 
 // The pools hold *[]byte, so that Put does not allocate.
 var (
@@ -50,10 +57,14 @@ type capture struct {
 	tee      io.Writer     // Spec.StdoutTee or StderrTee, or nil (also after its first error)
 
 	// buf holds the kept bytes: first in a pooled buffer (pooled), then,
-	// if they outgrow it, in one of capacity limit; reads go straight into
-	// its free capacity.
+	// if they outgrow it, in buffers growBy times larger each; reads go
+	// straight into its free capacity. A full buffer is grown only when
+	// a read into probe (pooled) brought more bytes: an output that ends
+	// exactly at a buffer's size is not moved for its end of file.
 	buf       []byte
 	pooled    *[]byte
+	probe     *[]byte
+	probing   bool
 	kept      int64
 	total     int64
 	truncated bool
@@ -88,23 +99,41 @@ func (c *capture) room() []byte {
 	if c.sink != nil {
 		return c.buf[:min(int64(cap(c.buf)), c.limit-c.kept)]
 	}
-	if len(c.buf) == cap(c.buf) { // the first buffer is full: the one buffer of the cap
-		nb := make([]byte, len(c.buf), c.limit)
-		copy(nb, c.buf)
-		c.release()
-		c.buf = nb
+	if len(c.buf) == cap(c.buf) { // full: see whether more comes first
+		if c.probe == nil {
+			c.probe = firstPool.Get().(*[]byte)
+		}
+		c.probing = true
+		return (*c.probe)[:min(int64(len(*c.probe)), c.limit-c.kept)]
 	}
 	return c.buf[len(c.buf):cap(c.buf)]
 }
 
+// grow moves buf into one growBy times larger (at most limit) with room
+// for n more bytes.
+func (c *capture) grow(n int) {
+	size := min(c.limit, max(int64(cap(c.buf))*growBy, int64(len(c.buf)+n)))
+	nb := make([]byte, len(c.buf), size)
+	copy(nb, c.buf)
+	c.release()
+	c.buf = nb
+}
+
 // keep takes p, just read into room's slice.
 func (c *capture) keep(p []byte) {
+	probed := c.probing
+	c.probing = false
 	if len(p) == 0 {
 		return
 	}
 	c.see(p)
 	c.kept += int64(len(p))
 	if c.sink == nil {
+		if probed {
+			c.grow(len(p))
+			c.buf = append(c.buf, p...)
+			return
+		}
 		c.buf = c.buf[:len(c.buf)+len(p)]
 		return
 	}
@@ -188,6 +217,10 @@ func (c *capture) settle() {
 		c.buf = append([]byte(nil), c.buf...)
 	}
 	c.release()
+	if c.probe != nil {
+		firstPool.Put(c.probe)
+		c.probe = nil
+	}
 }
 
 func (c *capture) release() {

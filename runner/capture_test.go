@@ -50,6 +50,13 @@ func TestCapture(t *testing.T) {
 		cr(100, 10, true, true),
 		cr(100, 10, false, false),
 		cr(firstBuf+5, firstBuf, true, false),
+		// Under a large cap the buffers grow by what arrived.
+		cr(growBy*firstBuf, 64*mib, false, false),
+		cr(growBy*firstBuf+1, 64*mib, false, true),
+		cr(growBy*growBy*firstBuf, 64*mib, false, false),
+		cr(mib+firstBuf/2, 64*mib, false, false),
+		cr(3*mib, 64*mib, false, true),
+		cr(3*mib, 2*mib+1, false, false),
 		{size: 3 * mib, limit: mib, drain: true, sink: true},
 		{size: 2 * firstBuf, limit: 3 * firstBuf / 2, sink: true},
 	}

@@ -36,9 +36,11 @@
 //     OutputLimit without the runner holding it in memory.
 //   - Each stream keeps at most OutputLimit bytes, read straight into the
 //     buffer it is returned in: a pooled 64 KiB one while the output fits
-//     (the result is then a copy of its exact size), else one buffer of
-//     OutputLimit bytes, allocated once (a result using less than a
-//     quarter of it is copied into one of its own size). Past the cap the
+//     (the result is then a copy of its exact size), else buffers four
+//     times larger each, never past OutputLimit, sized by what arrived
+//     rather than by the cap (a full buffer grows only once a read shows
+//     more is coming; a result using less than half of its buffer is
+//     copied into one of its own size). Past the cap the
 //     stream is marked truncated and either the runner stops reading it
 //     and terminates the group (Outcome OutputCapped; the byte count then
 //     covers what was read, at least OutputLimit+1) or, with

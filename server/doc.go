@@ -41,15 +41,19 @@
 // # Encoding the answer
 //
 // A result is encoded once (encode.go). shell_execute's and
-// execute_command's structured output carries the captured streams: over
-// stdio it is deferred to the framing layer (framing.Transport.Defer),
-// which escapes the streams straight into its write buffer as the answer
-// goes out, so no escaped copy of the output is ever held; elsewhere
-// (HTTP) the struct is handed to the SDK as it is, never as a
-// pre-marshalled json.RawMessage that the SDK would validate and compact
-// again. The text content is small by default (the text limit) and the
-// SDK encodes it. The escaping is encoding/json's, byte for byte
-// (TestWriteJSONStringMatchesEncodingJSON, TestSpliceStreamsMatchesMarshal).
+// execute_command's structured output carries the captured streams, and
+// with MCP_SHELL_TEXT_LIMIT_BYTES=0 the text content carries them too:
+// over stdio and over HTTP both are deferred (framing.Deferrals: the
+// stdio transport's, or the POST's, whose response writer splices them
+// in), and the streams are escaped straight into the write buffer as the
+// answer goes out, so no escaped copy of the output is ever held and the
+// SDK's encoder sees only placeholders. Text items under 64 KiB (the
+// default text limit's) stay with the SDK. In-memory sessions hand the
+// struct to the SDK as it is, never as a pre-marshalled json.RawMessage
+// that the SDK would validate and compact again. The escaping is
+// encoding/json's, byte for byte (TestWriteJSONStringMatchesEncodingJSON,
+// FuzzWriteJSONString, TestSpliceStreamsMatchesMarshal,
+// TestFullTextAnswersAreExact).
 //
 // # Stopping
 //

@@ -33,18 +33,22 @@ func (o *ExecOutput) streams() (string, string, any) {
 	return o.Stdout, o.Stderr, &rest
 }
 
-// setStructured sets out as res's structured content, encoded once. Over
-// the stdio framing layer a bulky output is deferred: the transport writes
-// it as the response goes out, each stream escaped straight into the
-// output buffer, so no encoded copy of it is ever held. Elsewhere (HTTP,
-// in-memory sessions) out goes to the SDK as it is, and the SDK's
-// json.Marshal encodes it in the pass that encodes the rest of the
-// result; a RawMessage made here would be validated and compacted again
-// there.
+// setStructured sets out as res's structured content, encoded once. Where
+// the output the answer goes to splices deferred values (the stdio framing
+// layer, an HTTP response: framing.DeferralsFrom), a bulky output is
+// deferred, and so is every text item of at least deferTextMin bytes
+// (with MCP_SHELL_TEXT_LIMIT_BYTES=0 the text is the whole output): each
+// is escaped straight into the output's write buffer as the answer goes
+// out, so no encoded copy of either half is ever held and the SDK's
+// encoder, which escapes a string and then validates and compacts it
+// twice, sees only placeholders. Elsewhere (in-memory sessions) out goes
+// to the SDK as it is, and the SDK's json.Marshal encodes it in the pass
+// that encodes the rest of the result; a RawMessage made here would be
+// validated and compacted again there.
 func setStructured(ctx context.Context, res *mcp.CallToolResult, out any) error {
-	t := framing.FromContext(ctx)
+	d := framing.DeferralsFrom(ctx)
 	b, isBulky := out.(bulky)
-	if t == nil || !isBulky {
+	if d == nil || !isBulky {
 		res.StructuredContent = out
 		return nil
 	}
@@ -53,8 +57,33 @@ func setStructured(ctx context.Context, res *mcp.CallToolResult, out any) error 
 	if err != nil {
 		return err
 	}
-	res.StructuredContent = t.Defer(enc)
+	var texts []framing.Deferred
+	var items []*mcp.TextContent
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok && len(tc.Text) >= deferTextMin {
+			texts, items = append(texts, jsonText(tc.Text)), append(items, tc)
+		}
+	}
+	ph, toks := d.DeferWith(enc, texts...)
+	for i, tc := range items {
+		tc.Text = toks[i]
+	}
+	res.StructuredContent = ph
 	return nil
+}
+
+// deferTextMin is the smallest text item deferred: below it the SDK's
+// passes cost less than a placeholder's lookup is worth noticing, and the
+// default text view (16 KiB a stream) stays with the SDK.
+const deferTextMin = 64 << 10
+
+// jsonText is a text item's string, written as a JSON string.
+type jsonText string
+
+// WriteJSON implements framing.Deferred.
+func (s jsonText) WriteJSON(w *bufio.Writer) error {
+	writeJSONString(w, string(s))
+	return nil // w keeps its first error for the caller's Flush
 }
 
 // spliced is a JSON object written in parts: JSON text as marshalled, and

@@ -30,6 +30,13 @@ func TestWriteJSONStringMatchesEncodingJSON(t *testing.T) {
 		strings.Repeat("x", 100000) + "\x00" + strings.Repeat("\"", 100000),
 		strings.ToValidUTF8("bad \xff\xfe bytes", "\uFFFD"),
 	}
+	// Each byte that needs an escape, and U+2028 and a plain character
+	// that share its first byte, at every offset of the eight-byte scan.
+	for _, special := range []string{"\x00", "\n", "\x1f", `"`, `\`, "\u2028", "\u20ac", "é", "\x7f", " "} {
+		for at := range 17 {
+			cases = append(cases, strings.Repeat("a", at)+special+strings.Repeat("b", 20-at))
+		}
+	}
 	for _, s := range cases {
 		want, err := marshalNoHTML(s)
 		if err != nil {
@@ -45,6 +52,30 @@ func TestWriteJSONStringMatchesEncodingJSON(t *testing.T) {
 			t.Errorf("%.40q: got %.80q, want %.80q", s, buf.Bytes(), want)
 		}
 	}
+}
+
+// FuzzWriteJSONString: the streaming escaper writes what encoding/json
+// writes for any valid UTF-8 string (lossy output).
+func FuzzWriteJSONString(f *testing.F) {
+	for _, s := range []string{"", "a\x00b", "\u2028x\u2029", `"\\`, "\xe2\x82\xac 日本 \x1f\x7f"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+		want, err := marshalNoHTML(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		w := bufio.NewWriterSize(&buf, 16)
+		writeJSONString(w, s)
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(buf.Bytes(), want) {
+			t.Errorf("%q: got %q, want %q", s, buf.Bytes(), want)
+		}
+	})
 }
 
 // TestSpliceStreamsMatchesMarshal: a deferred structured output is the
@@ -90,7 +121,8 @@ func BenchmarkWriteJSONString(b *testing.B) {
 		for _, c := range []struct {
 			name string
 			do   func(w *bufio.Writer)
-		}{{"copy", func(w *bufio.Writer) { w.WriteString(s) }}, {"escape", func(w *bufio.Writer) { writeJSONString(w, s) }}, {"escape-nul", func(w *bufio.Writer) { writeJSONString(w, string(answerInputs[2].out)) }}} {
+		}{{"copy", func(w *bufio.Writer) { w.WriteString(s) }}, {"escape", func(w *bufio.Writer) { writeJSONString(w, s) }}, {"escape-nul", func(w *bufio.Writer) { writeJSONString(w, string(answerInputs[2].out)) }},
+			{"encoding-json", func(w *bufio.Writer) { j, _ := marshalNoHTML(s); w.Write(j) }}} {
 			b.Run(in.name+"/"+c.name, func(b *testing.B) {
 				w := bufio.NewWriterSize(io.Discard, 64<<10)
 				b.SetBytes(int64(len(s)))

@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/audit"
+	"github.com/seed-b63acb1b/mcp-shell-server/server/framing"
 )
 
 // HTTP timings. None of them lets an unauthenticated client hold a
@@ -246,7 +247,7 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
 		key := rand.Text()
-		car := &carrier{ctx: r.Context(), session: session, done: make(chan struct{}),
+		car := &carrier{ctx: r.Context(), session: session, done: make(chan struct{}), deferred: framing.NewDeferrals(),
 			single: len(body) > 0 && bytes.TrimLeft(body, " \t\r\n")[0] != '['}
 		r.Header.Set(carrierHeader, key)
 		f.s.carriers.add(key, car)
@@ -574,7 +575,12 @@ func (d *dropWriter) Write(p []byte) (int, error) {
 	if d.c.drop.Load() {
 		return len(p), nil
 	}
-	return d.ResponseWriter.Write(p)
+	// The SDK writes each message (an SSE event, a JSON body) in one
+	// Write, so a placeholder is never split across two.
+	if err := d.c.deferred.Splice(d.ResponseWriter, p); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // Flush keeps server-sent events streaming through the wrapper.

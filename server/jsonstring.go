@@ -2,6 +2,7 @@ package server
 
 import (
 	"bufio"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -61,10 +62,18 @@ func writeJSONString(w *bufio.Writer, s string) {
 }
 
 // appendEscaped appends s, escaped, to b: runs of plain bytes are
-// appended whole.
+// appended whole, and found eight bytes at a time.
 func appendEscaped(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) {
+			m := special8(s[i : i+8])
+			if m == 0 {
+				i += 8
+				continue
+			}
+			i += bits.TrailingZeros64(m) >> 3
+		}
 		c := s[i]
 		if plain[c] {
 			i++
@@ -113,4 +122,22 @@ func appendControlRun(b []byte, s string, i int) ([]byte, int) {
 		done += n
 	}
 	return b, end
+}
+
+// Byte-wise masks for special8.
+const (
+	lows  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// special8 flags the bytes of w (eight of them) that are not plain: in
+// the result, the high bit of the lowest flagged byte is exact (a borrow
+// only runs upwards), so its trailing zeros / 8 are that byte's index;
+// the mask is 0 exactly when all eight are plain.
+func special8(w string) uint64 {
+	x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+	zero := func(v uint64) uint64 { return (v - lows) &^ v & highs }
+	control := (x - lows*0x20) &^ x & highs // a byte below 0x20
+	return control | zero(x^(lows*'"')) | zero(x^(lows*'\\')) | zero(x^(lows*0xE2))
 }

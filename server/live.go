@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/server/framing"
 )
 
 // Why a running call was cancelled, as context causes. A call cancelled by
@@ -136,6 +138,9 @@ type carrier struct {
 	// drop is set once the only call it carries was cancelled by its
 	// client: the response writer then discards what follows.
 	drop atomic.Bool
+	// deferred are the values its calls' answers defer: its response
+	// writer splices them in; its end forgets those never written.
+	deferred *framing.Deferrals
 }
 
 // carrierHeader names the request header HTTPHandler sets, on every
@@ -166,6 +171,7 @@ func (cs *carriers) remove(key string) {
 	delete(cs.m, key)
 	cs.mu.Unlock()
 	if c != nil {
+		c.deferred.Close()
 		close(c.done)
 	}
 }

@@ -100,8 +100,9 @@ func BenchmarkShape(b *testing.B) {
 
 // BenchmarkAnswer is a shaped result to the bytes a client reads, the way
 // each transport encodes it: "stdio" through the framing layer (the
-// structured streams deferred and escaped into its write buffer), "sdk"
-// as an HTTP or in-memory session does (the SDK's json.Encoder, its
+// structured streams deferred and escaped into its write buffer), "http"
+// as the streamable transport does (the SDK's encoding of placeholders,
+// spliced by the POST's writer), "sdk" as an in-memory session does (the SDK's json.Encoder, its
 // json.Marshaler compaction and EncodeMessage), and "sdk-raw" as the
 // server once did (a json.RawMessage marshalled here first).
 func BenchmarkAnswer(b *testing.B) {
@@ -134,6 +135,23 @@ func BenchmarkAnswer(b *testing.B) {
 			}
 			return t.Write(ctx, &jsonrpc.Response{ID: id, Result: raw})
 		}},
+		{"http", func(ctx context.Context, res *mcp.CallToolResult, out *ShellOutput) error {
+			// The streamable transport's path: the SDK encodes the
+			// result and the message, the POST's writer splices.
+			d := framing.NewDeferrals()
+			if err := setStructured(framing.WithDeferrals(ctx, d), res, out); err != nil {
+				return err
+			}
+			raw, err := json.Marshal(res)
+			if err != nil {
+				return err
+			}
+			msg, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Result: raw})
+			if err != nil {
+				return err
+			}
+			return d.Splice(io.Discard, append(append([]byte("event: message\ndata: "), msg...), "\n\n"...))
+		}},
 		{"sdk", func(ctx context.Context, res *mcp.CallToolResult, out *ShellOutput) error {
 			if err := setStructured(context.Background(), res, out); err != nil {
 				return err
@@ -149,20 +167,27 @@ func BenchmarkAnswer(b *testing.B) {
 			return sdkEncode(res)
 		}},
 	}
-	for _, in := range answerInputs {
-		for _, p := range paths {
-			b.Run(in.name+"/"+p.name, func(b *testing.B) {
-				ctx := framing.NewContext(context.Background(), framing.New(strings.NewReader(""), io.Discard, framing.Options{}))
-				run, spec := shapedRun(in.out)
-				b.SetBytes(int64(len(in.out)))
-				b.ReportAllocs()
-				for b.Loop() {
-					res, out := shape(run, spec, textView{limit: 16 << 10})
-					if err := p.do(ctx, res, out); err != nil {
-						b.Fatal(err)
+	// "limit-16KiB" is the default text view; "full" is
+	// MCP_SHELL_TEXT_LIMIT_BYTES=0, the whole output as text too.
+	for _, limit := range []struct {
+		name string
+		n    int64
+	}{{"limit-16KiB", 16 << 10}, {"full", 0}} {
+		for _, in := range answerInputs {
+			for _, p := range paths {
+				b.Run(limit.name+"/"+in.name+"/"+p.name, func(b *testing.B) {
+					ctx := framing.NewContext(context.Background(), framing.New(strings.NewReader(""), io.Discard, framing.Options{}))
+					run, spec := shapedRun(in.out)
+					b.SetBytes(int64(len(in.out)))
+					b.ReportAllocs()
+					for b.Loop() {
+						res, out := shape(run, spec, textView{limit: limit.n})
+						if err := p.do(ctx, res, out); err != nil {
+							b.Fatal(err)
+						}
 					}
-				}
-			})
+				})
+			}
 		}
 	}
 }

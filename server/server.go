@@ -16,6 +16,7 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
+	"github.com/seed-b63acb1b/mcp-shell-server/server/framing"
 )
 
 // Name is the server's MCP implementation name.
@@ -335,6 +336,7 @@ func (s *Server) auditMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			lc.cancel(errDisconnected)
 		case viaHTTP:
 			defer context.AfterFunc(car.ctx, func() { lc.cancel(errDisconnected) })()
+			ctx = framing.WithDeferrals(ctx, car.deferred)
 		}
 		ctx = context.WithValue(ctx, callKey{}, st)
 		defer func() {

@@ -1,7 +1,6 @@
 package framing
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -153,9 +152,10 @@ func (t *Transport) writeBatch(replies []json.RawMessage) error {
 	return t.writeLine(data)
 }
 
-// encodeResponse is a response as Write would write it, in memory: a
-// batch's answer is one array, so its members cannot stream.
-func (t *Transport) encodeResponse(resp *jsonrpc.Response, v Deferred, at, n int) ([]byte, error) {
+// encodeResponse is a response as Write would write it, in memory, its
+// deferred values spliced in: a batch's answer is one array, so its
+// members cannot stream.
+func (t *Transport) encodeResponse(resp *jsonrpc.Response) ([]byte, error) {
 	if resp.Error != nil || !resp.ID.IsValid() || len(resp.Result) == 0 {
 		return jsonrpc.EncodeMessage(t.coded(resp))
 	}
@@ -163,22 +163,9 @@ func (t *Transport) encodeResponse(resp *jsonrpc.Response, v Deferred, at, n int
 	if err != nil {
 		return nil, fmt.Errorf("framing: encoding a response id: %w", err)
 	}
+	head := append(append([]byte(`{"jsonrpc":"2.0","id":`), id...), `,"result":`...)
 	var buf bytes.Buffer
-	bw := bufio.NewWriter(&buf)
-	bw.WriteString(`{"jsonrpc":"2.0","id":`)
-	bw.Write(id)
-	bw.WriteString(`,"result":`)
-	if v == nil {
-		bw.Write(resp.Result)
-	} else {
-		bw.Write(resp.Result[:at])
-		if err := v.WriteJSON(bw); err != nil {
-			return nil, fmt.Errorf("framing: writing a deferred result: %w", err)
-		}
-		bw.Write(resp.Result[at+n:])
-	}
-	bw.WriteString("}")
-	if err := bw.Flush(); err != nil {
+	if err := t.deferred.splice(&buf, head, resp.Result, []byte("}")); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

@@ -97,3 +97,43 @@ func id(t *testing.T, v any) jsonrpc.ID {
 	}
 	return id
 }
+
+// TestDeferWithSplicesEveryPlaceholder: texts deferred along with a value
+// are registered when its stand-in is marshalled and spliced in order,
+// whatever their order in the message; a forged token stays text; a
+// closed table registers nothing.
+func TestDeferWithSplicesEveryPlaceholder(t *testing.T) {
+	d := NewDeferrals()
+	ph, toks := d.DeferWith(fixedJSON(`{"stdout":"x"}`), fixedJSON(`"first"`), fixedJSON(`"second"`))
+	forged := d.prefix + "999"
+	if d.Live() != 0 {
+		t.Fatalf("%d values live before the stand-in was marshalled", d.Live())
+	}
+	msg, err := json.Marshal(struct {
+		Content []map[string]string `json:"content"`
+		SC      json.Marshaler      `json:"structuredContent"`
+		Forged  string              `json:"forged"`
+	}{[]map[string]string{{"text": toks[1]}, {"text": forged}, {"text": toks[0]}}, ph, forged})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Live() != 3 {
+		t.Fatalf("%d values live after marshalling, want 3", d.Live())
+	}
+	var out strings.Builder
+	if err := d.Splice(&out, msg); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"content":[{"text":"second"},{"text":"` + forged + `"},{"text":"first"}],"structuredContent":{"stdout":"x"},"forged":"` + forged + `"}`
+	if out.String() != want {
+		t.Errorf("spliced %s\nwant    %s", out.String(), want)
+	}
+	if d.Live() != 0 {
+		t.Errorf("%d values left after their message", d.Live())
+	}
+	d.Close()
+	ph, _ = d.DeferWith(fixedJSON(`1`), fixedJSON(`2`))
+	if _, err := json.Marshal(ph); err != nil || d.Live() != 0 {
+		t.Errorf("closed table: %v, %d values live", err, d.Live())
+	}
+}

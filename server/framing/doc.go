@@ -53,14 +53,19 @@
 //     jsonrpc.EncodeMessage validating and compacting the result again;
 //     other messages (requests, notifications, error responses) go
 //     through EncodeMessage.
-//   - A value a handler deferred (Defer, with the Transport found through
-//     FromContext in a handler's context) is written in place of its
-//     placeholder, straight from the handler's data through a 64 KiB
-//     buffer, as several writes under writeMu: the one copy of a large
-//     answer that ever exists is the output buffer's. The placeholder is a
-//     string token with a per-transport random part; only a token
-//     registered (by the SDK marshalling the placeholder) and not yet
-//     written is replaced, so output that prints a token stays text.
+//   - A value a handler deferred (Defer or DeferWith on the Deferrals
+//     found through DeferralsFrom in a handler's context: the transport's,
+//     or an HTTP response's that the server put there with WithDeferrals)
+//     is written in place of its placeholder, straight from the handler's
+//     data through a 64 KiB buffer, as several writes under writeMu: the
+//     one copy of a large answer that ever exists is the output buffer's.
+//     DeferWith defers text items along with the structured value: their
+//     tokens stand as the items' strings and are registered when the
+//     value's stand-in is marshalled, in the same pass. A placeholder is a
+//     member's string value naming a token with a per-table random part;
+//     only a token registered and not yet written is replaced, so output
+//     that prints a token stays text (Splice, which an HTTP response
+//     writer calls on each message the SDK writes, does the same).
 //   - A response to a request the client cancelled (notifications/cancelled
 //     naming an id in flight) is not written: MCP says the receiver should
 //     not answer a cancelled request. The SDK still cancels the handler.

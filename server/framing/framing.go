@@ -89,7 +89,7 @@ type Transport struct {
 	relOnce  sync.Once
 
 	writeMu  sync.Mutex
-	deferred *deferrals
+	deferred *Deferrals
 
 	// mu guards inflight and inflightBytes; drained is signalled when
 	// they change.
@@ -138,7 +138,7 @@ func New(r io.Reader, w io.Writer, o Options) *Transport {
 		closed:   make(chan struct{}),
 		inflight: map[jsonrpc.ID]*request{},
 		batches:  map[jsonrpc.ID]*batch{},
-		deferred: newDeferrals(),
+		deferred: NewDeferrals(),
 	}
 	t.drained = sync.NewCond(&t.mu)
 	return t
@@ -198,19 +198,22 @@ func (t *Transport) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if !isResp {
 		return t.encodeAndWrite(msg)
 	}
-	v, at, n := t.deferred.take(resp.Result)
 	send := t.settle(resp.ID)
 	t.noteNegotiated(resp)
-	if batched, err := t.inBatch(resp.ID, func() ([]byte, error) { return t.encodeResponse(resp, v, at, n) }, send); batched {
+	if batched, err := t.inBatch(resp.ID, func() ([]byte, error) { return t.encodeResponse(resp) }, send); batched {
+		if !send {
+			t.deferred.take(resp.Result) // forget its values
+		}
 		return err
 	}
 	if !send {
+		t.deferred.take(resp.Result) // forget its values
 		return nil
 	}
 	if resp.Error != nil || !resp.ID.IsValid() || len(resp.Result) == 0 {
 		return t.encodeAndWrite(t.coded(resp))
 	}
-	return t.writeResponse(resp, v, at, n)
+	return t.writeResponse(resp)
 }
 
 func (t *Transport) encodeAndWrite(msg jsonrpc.Message) error {
@@ -286,7 +289,7 @@ func (t *Transport) Close() error {
 	default:
 		close(t.closed)
 	}
-	t.deferred.clear()
+	t.deferred.Close()
 	t.EndInput()
 	return nil
 }
