@@ -7,6 +7,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sync"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
@@ -152,6 +153,12 @@ func (p policy) grants() []grant {
 		// ABI 9 moved pathname UNIX sockets under the filesystem rights;
 		// a stage that may use the network may use them too.
 		add([]string{"/"}, ll.AccessFSResolveUnix, false)
+	} else if p.ABI >= 9 {
+		// An agent's socket, through the directory holding it (gpg's
+		// own: ~/.gnupg, /run/user/UID/gnupg; ssh-agent's private one).
+		for _, sock := range p.Sockets {
+			add([]string{filepath.Dir(sock)}, ll.AccessFSResolveUnix, true)
+		}
 	}
 	return gs
 }
