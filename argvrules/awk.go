@@ -13,7 +13,7 @@ const (
 )
 
 const (
-	riskAwkProgFile = "reads awk program text from a file the policy cannot inspect"
+	riskAwkProgFile = "reads awk program text from a file the policy cannot inspect (of the include files, only gawk's own inplace is admitted)"
 	riskAwkLoad     = "loads a shared-library extension"
 	riskAwkDebug    = "starts the gawk debugger, which takes commands (including eval) from stdin or a file"
 	riskAwkPersist  = "keeps the interpreter heap in a persistent file"
@@ -192,6 +192,8 @@ func gawkRead(argv []string, ctx Context, note string) awkReading {
 	if _, ok := ctx.getenv("POSIXLY_CORRECT"); ok {
 		posix = true
 	}
+	var ip awkInplace
+	var assigns []*event
 	for i := range p.Events {
 		ev := &p.Events[i]
 		if ev.Kind == operandEvent {
@@ -203,7 +205,19 @@ func gawkRead(argv []string, ctx Context, note string) awkReading {
 				r.reject = rej
 				return r
 			}
+			if name, _, ok := strings.Cut(ev.Word, "="); ok && awkAssignName.MatchString(name) {
+				assigns = append(assigns, ev)
+			} else {
+				ip.files = append(ip.files, *ev)
+			}
 			continue
+		}
+		if ev.Opt.Long == "include" && ev.HasValue && isInplaceInclude(ev.Value) {
+			ip.include = ev
+			continue
+		}
+		if ev.Opt.Long == "assign" && ev.HasValue {
+			assigns = append(assigns, ev)
 		}
 		if rej := gawkOption(ev, ctx, note); rej != nil {
 			r.reject = rej
@@ -226,6 +240,22 @@ func gawkRead(argv []string, ctx Context, note string) awkReading {
 		r.dialect = awkGawkPosix
 	case traditional:
 		r.dialect = awkGawkTraditional
+	}
+	if ip.include != nil && p.Err == nil {
+		for _, ev := range assigns {
+			value := ev.Word
+			if ev.Kind == optionEvent {
+				value = ev.Value
+			}
+			if rej := ip.assignment(ev.Index, ev.Word, value); rej != nil {
+				r.reject = rej
+				return r
+			}
+		}
+		if rej := ip.check(argv, r.programs, ctx); rej != nil {
+			r.reject = rej
+			return r
+		}
 	}
 	return gawkFinish(r, p)
 }

@@ -36,6 +36,12 @@ const (
 	// command: a command that is not read-only (the container engines:
 	// docker, podman).
 	kindCommand = "command"
+	// load-code: an option that makes the program load code into itself
+	// (a shared library, an extension, a plugin, or a configuration that
+	// names one) from a path or module name the request chose: the kernel
+	// sandbox stops a stage from running other programs, not from running
+	// code inside its own process (hg, openssl, pygmentize).
+	kindLoadCode = "load-code"
 	// global-option: a global option that names credentials, a daemon or
 	// configuration (container engines).
 	kindGlobalOption = "global-option"
@@ -54,6 +60,8 @@ var (
 	ruleAwkDebugger = refusal.Rule{Code: "awk.debugger", Phrase: awkPolicy}
 	// awk.file-output: --persist: gawk keeps its heap in a file the policy does not contain.
 	ruleAwkFileOutput = refusal.Rule{Code: "awk.file-output", Phrase: awkPolicy}
+	// awk.inplace: gawk's in-place editing steered where the policy cannot follow it: the in-place state set by the program or an assignment, an inplace include the working directory could replace, or argv[0] not named as an awk program.
+	ruleAwkInplace = refusal.Rule{Code: "awk.inplace", Phrase: awkPolicy}
 	// awk.indirect-call: a gawk indirect function call @f(...), which can call system().
 	ruleAwkIndirectCall = refusal.Rule{Code: "awk.indirect-call", Phrase: awkPolicy}
 	// awk.missing-value: an awk option that needs a value has none.
@@ -126,6 +134,13 @@ var (
 	// go.unknown-option: a flag the go command does not have.
 	ruleGoUnknownOption = refusal.Rule{Code: "go.unknown-option", Phrase: "go option grammar"}
 
+	// hg.command: hg serve and the debug commands, which take commands or Python code from standard input, start servers or processes.
+	ruleHgCommand = refusal.Rule{Code: "hg.command", Phrase: hgPolicy}
+	// hg.repo-config: the repository hg would use inside the working directory carries configuration that loads code or names a program (extensions with a path, hooks, merge tools, shell aliases, %include) or shares another repository's.
+	ruleHgRepoConfig = refusal.Rule{Code: "hg.repo-config", Phrase: hgPolicy}
+	// hg.load-code: --config (any key: extensions load Python code) or --debugger (Python from standard input).
+	ruleHgLoadCode = refusal.Rule{Code: "hg.load-code", Phrase: hgPolicy}
+
 	// kubectl.command: a kubectl command that is not read-only.
 	ruleKubectlCommand = refusal.Rule{Code: "kubectl.command", Phrase: containerPolicy}
 	// kubectl.global-option: a kubectl global option that names credentials, plugins or a kubeconfig.
@@ -150,6 +165,14 @@ var (
 	// npx.categorical: npx downloads and runs packages by name.
 	ruleNpxCategorical = refusal.Rule{Code: "npx.categorical", Phrase: nodePolicy}
 
+	// openssl.command: openssl without a command, whose prompt reads commands from standard input.
+	ruleOpensslCommand = refusal.Rule{Code: "openssl.command", Phrase: opensslPolicy}
+	// openssl.load-code: an engine option, -provider-path, a -provider path, a -config file that loads modules or cannot be read inside the working directory, openssl engine or fipsinstall.
+	ruleOpensslLoadCode = refusal.Rule{Code: "openssl.load-code", Phrase: opensslPolicy}
+
+	// patch.exec-option: -e/--ed (the ed script runs through "ed -" under the shell) or -g/--get N (co, get or p4 run through system()).
+	rulePatchExec = refusal.Rule{Code: "patch.exec-option", Phrase: patchPolicy}
+
 	// pip.config-write: pip config set/unset/edit writes configuration later commands read.
 	rulePipConfigWrite = refusal.Rule{Code: "pip.config-write", Phrase: pipPolicy}
 	// pip.exec-command: a pip command that runs an editor or other program.
@@ -164,6 +187,9 @@ var (
 	// pnpm.unknown-command: a pnpm command this policy does not know (pnpm runs package scripts by name).
 	rulePnpmUnknownCommand = refusal.Rule{Code: "pnpm.unknown-command", Phrase: nodePolicy}
 
+	// pygmentize.load-code: -x, which imports the lexer or formatter file -l or -f names.
+	rulePygmentizeLoadCode = refusal.Rule{Code: "pygmentize.load-code", Phrase: pygmentizePolicy}
+
 	// rg.ambiguous-value: a value that ripgrep could read as a flag.
 	ruleRgAmbiguousValue = refusal.Rule{Code: "rg.ambiguous-value", Phrase: "ripgrep option grammar"}
 	// rg.exec-option: --pre runs a preprocessor program; -z/--search-zip runs decompressors.
@@ -173,6 +199,19 @@ var (
 	ruleSdiffExecOption = refusal.Rule{Code: "sdiff.exec-option", Phrase: "sdiff external program"}
 	// sdiff.interactive: -o starts the interactive merge, whose commands run an editor with a shell escape.
 	ruleSdiffInteractive = refusal.Rule{Code: "sdiff.interactive", Phrase: "sdiff external program"}
+
+	// sed.dialect: the sed that runs is not GNU sed or BusyBox sed (BSD sed, toybox), whose script grammar this policy does not model.
+	ruleSedDialect = refusal.Rule{Code: "sed.dialect", Phrase: sedPolicy}
+	// sed.exec: the e command or the e flag of s, which run a shell command.
+	ruleSedExec = refusal.Rule{Code: "sed.exec", Phrase: sedPolicy}
+	// sed.locale: non-ASCII script text under a multibyte locale other than UTF-8, where the policy cannot tell where commands end.
+	ruleSedLocale = refusal.Rule{Code: "sed.locale", Phrase: sedPolicy}
+	// sed.no-script: sed without a script (--help, --version, no operand): only invocations that run a script are admitted.
+	ruleSedNoScript = refusal.Rule{Code: "sed.no-script", Phrase: sedPolicy}
+	// sed.script-file: -f reads a script from standard input or from a file the policy cannot read inside the working directory.
+	ruleSedScriptFile = refusal.Rule{Code: "sed.script-file", Phrase: sedPolicy}
+	// sed.syntax: the script does not compile in the model of the sed that runs, so where its commands end cannot be known.
+	ruleSedSyntax = refusal.Rule{Code: "sed.syntax", Phrase: sedPolicy}
 
 	// sort.option: --compress-program or --files0-from: runs a program, or reads the list of inputs from a file the policy does not see.
 	ruleSortOption = refusal.Rule{Code: "sort.option", Phrase: sortPolicy}

@@ -86,4 +86,4 @@ func TestCorpora(t *testing.T) {
 	}
 }
 
-func expected(c corpusCase) string { return c.Expect }
+func expected(c corpusCase) string { return c.Expected() }

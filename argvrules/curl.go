@@ -15,6 +15,19 @@ var curlRisks = map[string]string{
 	"abstract-unix-socket": "connects to a local abstract Unix socket such as a daemon's control socket",
 }
 
+// curlCredentials are the curl options whose values hold credentials
+// (curl 7.88 --help all): -u/--user and -U/--proxy-user USER:PASSWORD,
+// -E/--cert and --proxy-cert CERT:PASSWORD, --pass and --proxy-pass
+// (key pass phrases), --oauth2-bearer TOKEN, --tlspassword and
+// --proxy-tlspassword, and -b/--cookie NAME=VALUE (a value without "="
+// is a cookie file). Header and form values are judged by the caller's
+// generic rules (Authorization:, password=).
+var curlCredentials = map[string]SecretForm{
+	"user": SecretAfterColon, "proxy-user": SecretAfterColon, "cert": SecretAfterColon, "proxy-cert": SecretAfterColon,
+	"pass": SecretWhole, "proxy-pass": SecretWhole, "oauth2-bearer": SecretWhole, "tlspassword": SecretWhole, "proxy-tlspassword": SecretWhole,
+	"cookie": SecretCookie,
+}
+
 // curlOutputs are the curl options that name a file or directory curl
 // writes; "-" and /dev/null are always accepted.
 var curlOutputs = map[string]redirect.Kind{

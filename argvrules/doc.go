@@ -112,6 +112,25 @@
 // has such a form and no family is refused by the policy's categorical
 // list instead.
 //
+// # Credentials
+//
+// Which arguments are credentials is a fact of the grammar too (secrets.go,
+// secrettables.go): Secrets reads a stage's argv with its program's
+// grammar and returns where the credentials are and in what form (the
+// whole value, the password of "user:password", an OpenSSL "pass:"
+// argument, sqlplus's "user/password@db", cookie values, an operand after
+// "configure set NAME"). Families with a getopt_long table read with it,
+// in tolerant mode (table.parseTolerant: past grammar errors, ambiguous
+// prefixes read as any of their candidates), and name their credential
+// options next to their risks (curl.go curlCredentials, wget.go
+// wgetCredentials); the other families (git, npm, pnpm, yarn, cargo, zip,
+// docker, podman, kubectl) and programs without a recognizer (the
+// database clients, archivers, openssl, keytool, ssh-keygen, htpasswd,
+// the cloud clients, ...) have a sparse redaction table: their credential
+// options in the spellings they accept, the options whose values must be
+// skipped, subcommand tables and operand rules. Package audit redacts
+// what Secrets finds.
+//
 // Delegated, not claimed: what the programs read (file:// URLs, -i, -T,
 // requirement and package files), network access, package scripts,
 // makefile recipes, build scripts, tests and builds of repository code,

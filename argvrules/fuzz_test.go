@@ -34,6 +34,9 @@ var fuzzPrograms = func() []string {
 // and generic option shapes, under every program name of their family.
 func FuzzRecognizers(f *testing.F) {
 	seeds := append(append(append([]row(nil), tableRows...), redTeamRows...), round2Rows...)
+	for _, r := range sedRows {
+		seeds = append(seeds, row{argv: r.argv})
+	}
 	for i, name := range fuzzPrograms {
 		which := uint8(i)
 		f.Add(which, "")

@@ -184,6 +184,10 @@ type event struct {
 	Cluster    bool // a short option sharing its word with other letters
 	OldStyle   bool // a letter of tar's old-style first word
 	Via        string
+	// Candidates are every option an ambiguous prefix may mean, in a
+	// tolerant parse (Opt is then the first that takes a value, or the
+	// first); an unknown option there has a nil Opt.
+	Candidates []*option
 }
 
 // parseErrorKind classifies grammar errors.
@@ -233,6 +237,8 @@ type parsed struct {
 	Events []event
 	Err    *parseError
 	End    int
+	// tolerant parses go on past grammar errors (parseTolerant).
+	tolerant bool
 }
 
 // Parse parses argv[start:] with the GNU getopt_long grammar: short
@@ -240,7 +246,21 @@ type parsed struct {
 // following value, unique-prefix abbreviation, "--" ending options, "-"
 // as an operand. A value consumed by an option is never rescanned.
 func (t *table) Parse(argv []string, start int, order ordering) parsed {
-	p := parsed{End: -1, Events: make([]event, 0, len(argv))}
+	return t.parse(parsed{End: -1, Events: make([]event, 0, len(argv))}, argv, start, order)
+}
+
+// parseTolerant parses like Parse but goes on past grammar errors, the
+// way a reader of the command line must who cannot stop where the
+// program would (the audit log's redaction: a credential after an
+// unknown option is still a credential). An ambiguous prefix becomes an
+// event with its Candidates, an unknown long option one with a nil Opt
+// (its "=value" attached, never the next element), and an unknown letter
+// of a cluster is skipped. Err is the first error.
+func (t *table) parseTolerant(argv []string, start int, order ordering) parsed {
+	return t.parse(parsed{End: -1, Events: make([]event, 0, len(argv)), tolerant: true}, argv, start, order)
+}
+
+func (t *table) parse(p parsed, argv []string, start int, order ordering) parsed {
 	for i := start; i < len(argv); i++ {
 		w := argv[i]
 		switch {
@@ -260,11 +280,18 @@ func (t *table) Parse(argv []string, start int, order ordering) parsed {
 		default:
 			i = t.cluster(&p, argv, i)
 		}
-		if p.Err != nil {
+		if p.Err != nil && !p.tolerant {
 			return p
 		}
 	}
 	return p
+}
+
+// fail records a grammar error: the first one, in a tolerant parse.
+func (p *parsed) fail(e *parseError) {
+	if p.Err == nil || !p.tolerant {
+		p.Err = e
+	}
 }
 
 func (p *parsed) operands(argv []string, from int) {
@@ -283,23 +310,39 @@ func (t *table) long(p *parsed, argv []string, idx, at int, spec, prefix, via st
 	spelled := prefix + name
 	switch {
 	case amb != nil:
-		p.Err = &parseError{Kind: parseAmbiguous, Index: idx, Word: word, Name: spelled, Candidates: amb, Program: t.Program}
-		return at
+		p.fail(&parseError{Kind: parseAmbiguous, Index: idx, Word: word, Name: spelled, Candidates: amb, Program: t.Program})
+		if !p.tolerant {
+			return at
+		}
+		opt, abbrev = amb[0], true
+		for _, c := range amb {
+			if c.Arg != noArg {
+				opt = c
+				break
+			}
+		}
 	case opt == nil:
-		p.Err = &parseError{Kind: parseUnknown, Index: idx, Word: word, Name: spelled, Program: t.Program}
+		p.fail(&parseError{Kind: parseUnknown, Index: idx, Word: word, Name: spelled, Program: t.Program})
+		if p.tolerant {
+			ev := event{Kind: optionEvent, Index: idx, Word: word, Name: spelled, ValueIndex: -1, Via: via}
+			if hasValue {
+				ev.Value, ev.HasValue, ev.ValueIndex = value, true, at
+			}
+			p.Events = append(p.Events, ev)
+		}
 		return at
 	}
-	ev := event{Kind: optionEvent, Opt: opt, Index: idx, Word: word, Name: spelled, Abbrev: abbrev, ValueIndex: -1, Via: via}
+	ev := event{Kind: optionEvent, Opt: opt, Index: idx, Word: word, Name: spelled, Abbrev: abbrev, ValueIndex: -1, Via: via, Candidates: amb}
 	switch {
 	case hasValue && opt.Arg == noArg:
-		p.Err = &parseError{Kind: parseUnexpectedValue, Index: idx, Word: word, Name: spelled, Program: t.Program}
+		p.fail(&parseError{Kind: parseUnexpectedValue, Index: idx, Word: word, Name: spelled, Program: t.Program})
 		p.Events = append(p.Events, ev)
 		return at
 	case hasValue:
 		ev.Value, ev.HasValue, ev.ValueIndex = value, true, at
 	case opt.Arg == requiredArg:
 		if at+1 >= len(argv) {
-			p.Err = &parseError{Kind: parseMissingValue, Index: idx, Word: word, Name: spelled, Program: t.Program}
+			p.fail(&parseError{Kind: parseMissingValue, Index: idx, Word: word, Name: spelled, Program: t.Program})
 			p.Events = append(p.Events, ev)
 			return at
 		}
@@ -319,7 +362,10 @@ func (t *table) cluster(p *parsed, argv []string, i int) int {
 		c := w[j]
 		opt := t.Short(c)
 		if opt == nil {
-			p.Err = &parseError{Kind: parseUnknown, Index: i, Word: w, Name: "-" + string(c), Program: t.Program}
+			p.fail(&parseError{Kind: parseUnknown, Index: i, Word: w, Name: "-" + string(c), Program: t.Program})
+			if p.tolerant {
+				continue
+			}
 			return i
 		}
 		rest := w[j+1:]
@@ -328,7 +374,7 @@ func (t *table) cluster(p *parsed, argv []string, i int) int {
 				return t.long(p, argv, i, i, rest, "-W ", "-W")
 			}
 			if i+1 >= len(argv) {
-				p.Err = &parseError{Kind: parseMissingValue, Index: i, Word: w, Name: "-W", Program: t.Program}
+				p.fail(&parseError{Kind: parseMissingValue, Index: i, Word: w, Name: "-W", Program: t.Program})
 				return i
 			}
 			return t.long(p, argv, i, i+1, argv[i+1], "-W ", "-W")
@@ -350,7 +396,7 @@ func (t *table) cluster(p *parsed, argv []string, i int) int {
 				i++
 				ev.Value, ev.HasValue, ev.ValueIndex = argv[i], true, i
 			default:
-				p.Err = &parseError{Kind: parseMissingValue, Index: i, Word: w, Name: ev.Name, Program: t.Program}
+				p.fail(&parseError{Kind: parseMissingValue, Index: i, Word: w, Name: ev.Name, Program: t.Program})
 				p.Events = append(p.Events, ev)
 				return i
 			}

@@ -188,6 +188,14 @@ func withNegations(opts []option) []option {
 	return out
 }
 
+// wgetCredentials are the wget options whose values are passwords
+// (wget 1.21 --help); the user names (--user, --http-user ...) are not
+// secrets, and -e http_password=... and --header are the caller's generic
+// rules.
+var wgetCredentials = map[string]SecretForm{
+	"password": SecretWhole, "http-password": SecretWhole, "ftp-password": SecretWhole, "proxy-password": SecretWhole,
+}
+
 var wgetProgram = &getoptProgram{
 	family:  "wget",
 	policy:  "wget external program or output",

@@ -77,10 +77,14 @@ type Record struct {
 	// minimal base, delegated envs, family hardening); their values are
 	// never logged (Env has the client's, redacted).
 	ChildEnv []string
+	// Lost names records that could not be written (event records_lost):
+	// "job_end of job ID".
+	Lost []string
 }
 
 // Field caps, in bytes (strings) or elements: a record stays a few KiB
-// whatever the request carried.
+// whatever the request carried, and one that would still encode longer
+// than MaxRecord is written in its compact form.
 const (
 	// maxArgv is how many argv elements are recorded; the rest are
 	// counted in argv_count.
@@ -91,6 +95,23 @@ const (
 	// signal): a path is at most PATH_MAX (4096), but a record need not
 	// hold one whole.
 	maxField = 1024
+)
+
+// caps are the bounds one encoding of a record applies.
+type caps struct {
+	argv, env, field, reason int
+	// value caps each argv element and env value (0: their own caps).
+	value int
+	// compact marks the record as the compact form.
+	compact bool
+}
+
+var (
+	fullCaps = caps{argv: maxArgv, env: maxEnv, field: maxField, reason: maxReason}
+	// compactCaps bound a record to a few KiB of text, at most six bytes
+	// of JSON each (a control character's \u00XX): far below MaxRecord
+	// (TestRecordBound builds the worst case).
+	compactCaps = caps{argv: 8, env: 8, field: 128, reason: 512, value: 128, compact: true}
 )
 
 // Logger writes audit records as JSON lines through a Sink: it never
@@ -111,7 +132,28 @@ type Logger struct {
 	// dropped counts records lost since the last one written.
 	dropped atomic.Int64
 	diag    atomic.Pointer[slog.Logger]
+
+	// kept are durable records (LogDurable) whose write failed, to be
+	// written again once a write succeeds; lost names those given up.
+	keptMu sync.Mutex
+	kept   []keptLine
+	lost   []string
 }
+
+// keptLine is a durable record waiting for the destination to recover.
+type keptLine struct {
+	data  []byte
+	about string
+}
+
+// Bounds of the durable records kept for a later attempt: every job's
+// end (at most the running and queued jobs, 72 at the defaults, end while
+// the log fails, as no new job is admitted then) many times over. Past
+// them a record is given up and named in a records_lost record.
+const (
+	maxKept = 256
+	maxLost = 1024
+)
 
 // New returns a Logger writing to w: through w itself when it is a *Sink
 // (a destination shared with diagnostics), otherwise through a new Sink.
@@ -161,7 +203,13 @@ func (t *Ticket) Log(ctx context.Context, r Record) error {
 	data, carried := t.l.encodeRecord(ctx, r)
 	written := make(chan error, 1)
 	t.slot.Put(data, func(err error) { t.l.settle(err, carried); written <- err })
-	if t.l.sink.Stalled() {
+	return t.l.await(written)
+}
+
+// await waits for a queued line's write unless the destination is
+// stalled, in which case the line stays queued and await returns nil.
+func (l *Logger) await(written <-chan error) error {
+	if l.sink.Stalled() {
 		return nil
 	}
 	timer := time.NewTimer(stallAfter)
@@ -172,6 +220,92 @@ func (t *Ticket) Log(ctx context.Context, r Record) error {
 	case <-timer.C:
 		return nil // still queued: the destination is slow
 	}
+}
+
+// LogDurable writes a record that must not be lost with the dropped
+// count (a job's end): like Log, but when the write fails the line is
+// kept and written again after a later write succeeds, and when it cannot
+// be kept (the bound, or Close) it is named in a records_lost record
+// once the destination takes records again, or on the diagnostic log.
+// about names the record in those ("job_end of job ID").
+func (t *Ticket) LogDurable(ctx context.Context, r Record, about string) error {
+	if t == nil {
+		return nil
+	}
+	data := t.l.encodeDurable(ctx, r)
+	written := make(chan error, 1)
+	t.slot.Put(data, func(err error) { t.l.settleDurable(err, data, about); written <- err })
+	return t.l.await(written)
+}
+
+// encodeDurable encodes r without the dropped count: a line that may be
+// written again must not carry it twice.
+func (l *Logger) encodeDurable(ctx context.Context, r Record) []byte {
+	l.encode.Lock()
+	defer l.encode.Unlock()
+	data := l.encodeWith(ctx, r, 0, fullCaps)
+	if len(data) > MaxRecord {
+		data = l.encodeWith(ctx, r, 0, compactCaps)
+	}
+	return bytes.Clone(data)
+}
+
+// settleDurable accounts for a durable line's write: a failure keeps it
+// (or, past maxKept, names it lost) and is reported.
+func (l *Logger) settleDurable(err error, data []byte, about string) {
+	if err == nil {
+		l.recovered()
+		return
+	}
+	l.keptMu.Lock()
+	if len(l.kept) < maxKept {
+		l.kept = append(l.kept, keptLine{data, about})
+	} else if len(l.lost) < maxLost {
+		l.lost = append(l.lost, about)
+	}
+	l.keptMu.Unlock()
+	if d := l.diag.Load(); d != nil {
+		d.Error("audit record not written; kept to be written when the log recovers", "record", about, "err", err)
+	}
+}
+
+// recovered runs after a successful write: the kept lines are queued
+// again (best-effort; one that fails again is kept again), and the names
+// of those given up go out in a records_lost record.
+func (l *Logger) recovered() {
+	l.keptMu.Lock()
+	kept, lost := l.kept, l.lost
+	l.kept, l.lost = nil, nil
+	l.keptMu.Unlock()
+	var back []keptLine
+	for _, k := range kept {
+		if !l.sink.TryPut(k.data, func(err error) { l.settleDurable(err, k.data, k.about) }) {
+			back = append(back, k)
+		}
+	}
+	if len(lost) > 0 {
+		data := l.encodeDurable(context.Background(), Record{Time: time.Now(), ResultType: ServerError, ErrorKind: KindAudit,
+			Job: Job{Event: EventRecordsLost}, Lost: lost, Reason: fmt.Sprintf("%d records could not be written and were given up", len(lost))})
+		if !l.sink.TryPut(data, func(err error) {
+			if err != nil {
+				l.giveUp(lost...)
+			}
+		}) {
+			l.giveUp(lost...)
+		}
+	}
+	if len(back) > 0 {
+		l.keptMu.Lock()
+		l.kept = append(back, l.kept...)
+		l.keptMu.Unlock()
+	}
+}
+
+// giveUp names records lost for the next records_lost record.
+func (l *Logger) giveUp(about ...string) {
+	l.keptMu.Lock()
+	defer l.keptMu.Unlock()
+	l.lost = append(l.lost, about[:min(len(about), maxLost-len(l.lost))]...)
 }
 
 // Release gives an unused ticket's room back.
@@ -205,12 +339,31 @@ func (l *Logger) Flush(ctx context.Context) error {
 }
 
 // Close writes out the queued records, those of admitted calls included,
-// until ctx is done.
+// until ctx is done; the durable records still kept get one more attempt,
+// and those that are still not written are named on the diagnostic log.
 func (l *Logger) Close(ctx context.Context) error {
 	if l == nil {
 		return nil
 	}
+	l.keptMu.Lock()
+	pending := len(l.kept) + len(l.lost)
+	l.keptMu.Unlock()
+	if pending > 0 {
+		l.recovered()
+		l.sink.Flush(ctx)
+	}
 	err := l.sink.Close(ctx)
+	l.keptMu.Lock()
+	var names []string
+	for _, k := range l.kept {
+		names = append(names, k.about)
+	}
+	names = append(names, l.lost...)
+	l.kept, l.lost = nil, nil
+	l.keptMu.Unlock()
+	for _, n := range names {
+		l.report(fmt.Errorf("audit record lost: %s", n))
+	}
 	if n := l.dropped.Load(); n > 0 {
 		l.report(fmt.Errorf("%d audit records were not written", n))
 	}
@@ -221,6 +374,7 @@ func (l *Logger) Close(ctx context.Context) error {
 // dropped count it carried are lost again.
 func (l *Logger) settle(err error, carried int64) {
 	if err == nil {
+		l.recovered()
 		return
 	}
 	l.dropped.Add(carried + 1)
@@ -233,42 +387,58 @@ func (l *Logger) report(err error) {
 	}
 }
 
-// encodeRecord returns r's JSON line and the dropped count it carries.
+// encodeRecord returns r's JSON line and the dropped count it carries: at
+// most MaxRecord bytes, in the compact form when the full one is longer.
 func (l *Logger) encodeRecord(ctx context.Context, r Record) ([]byte, int64) {
 	carried := l.dropped.Swap(0)
+	l.encode.Lock()
+	defer l.encode.Unlock()
+	data := l.encodeWith(ctx, r, carried, fullCaps)
+	if len(data) > MaxRecord {
+		data = l.encodeWith(ctx, r, carried, compactCaps)
+	}
+	return bytes.Clone(data), carried
+}
+
+// encodeWith encodes r under c into l.into; l.encode is held.
+func (l *Logger) encodeWith(ctx context.Context, r Record, carried int64, c caps) []byte {
 	rec := slog.NewRecord(time.Now(), slog.LevelInfo, "shell_execution_audit", 0)
-	rec.AddAttrs(attrs(r)...)
+	rec.AddAttrs(attrs(r, c)...)
 	if carried > 0 {
 		rec.AddAttrs(slog.Int64("audit_dropped", carried))
 	}
-	l.encode.Lock()
-	defer l.encode.Unlock()
 	l.into.Reset()
 	if err := l.h.Handle(ctx, rec); err != nil {
 		// The JSON handler fails only on a broken writer; ours is a buffer.
 		panic("audit: encoding a record: " + err.Error())
 	}
-	return bytes.Clone(l.into.Bytes()), carried
+	return l.into.Bytes()
 }
 
-// attrs is r as the record's fields, redacted and capped.
-func attrs(r Record) []slog.Attr {
+// attrs is r as the record's fields, redacted and capped by c.
+func attrs(r Record, c caps) []slog.Attr {
 	redArgv := Argv(r.Argv)
 	argv, total := redArgv, len(redArgv)
-	if total > maxArgv {
-		argv = append(argv[:maxArgv:maxArgv], fmt.Sprintf("[%d more elements]", total-maxArgv))
+	if total > c.argv {
+		argv = append(argv[:c.argv:c.argv], fmt.Sprintf("[%d more elements]", total-c.argv))
+	}
+	if c.value > 0 {
+		argv = slices.Clone(argv)
+		for i, v := range argv {
+			argv[i] = Capped(v, c.value)
+		}
 	}
 	a := []slog.Attr{
 		slog.Float64("timestamp", float64(r.Time.UnixNano())/1e9),
 		slog.Float64("duration", r.Duration.Seconds()),
 		slog.String("result_type", string(r.ResultType)),
-		slog.String("tool", Capped(r.Tool, maxField)),
+		slog.String("tool", Capped(r.Tool, c.field)),
 		slog.Any("command", commandName(argv)),
 		slog.Any("argv", argv),
-		slog.String("directory", Capped(r.Directory, maxField)),
+		slog.String("directory", Capped(r.Directory, c.field)),
 		slog.Group("redirections", slog.Bool("stdin", r.Stdin), slog.Bool("stdout", r.Stdout), slog.Bool("stdout_append", r.Append)),
-		slog.Any("env", cappedEnv(Env(r.Env))),
-		slog.Any("child_env", cappedNames(r.ChildEnv)),
+		slog.Any("env", cappedEnv(Env(r.Env), c)),
+		slog.Any("child_env", cappedNames(r.ChildEnv, c)),
 		slog.Float64("timeout", r.Timeout.Seconds()),
 		slog.Int64("output_limit", r.OutputLim),
 		slog.Int64("stdout_bytes", r.StdoutN),
@@ -277,26 +447,26 @@ func attrs(r Record) []slog.Attr {
 		slog.Int64("stderr_bytes_read", r.StderrRead),
 		slog.Any("return_code", r.ReturnCode),
 		slog.Int("stages", r.Stages),
-		slog.String("rule", Capped(r.Rule, maxField)),
+		slog.String("rule", Capped(r.Rule, c.field)),
 		slog.String("sandbox", r.Sandbox),
 		slog.Int("sandbox_abi", r.SandboxABI),
 		slog.String("lifetime", r.Lifetime),
 	}
-	if total > maxArgv {
+	if total > c.argv {
 		a = append(a, slog.Int("argv_count", total))
 	}
 	if r.Signal != "" {
-		a = append(a, slog.String("signal", Capped(r.Signal, maxField)))
+		a = append(a, slog.String("signal", Capped(r.Signal, c.field)))
 	}
 	if r.Reason != "" {
 		key := "error"
 		if r.ResultType == Rejected {
 			key = "rejection_reason"
 		}
-		a = append(a, slog.String(key, Reason(r.Reason, r.quotes(redArgv))))
+		a = append(a, slog.String(key, Capped(Reason(r.Reason, r.quotes(redArgv)), c.reason)))
 	}
 	if r.Remote != "" {
-		a = append(a, slog.String("remote", Capped(r.Remote, maxField)))
+		a = append(a, slog.String("remote", Capped(r.Remote, c.field)))
 	}
 	if r.Status != 0 {
 		a = append(a, slog.Int("http_status", r.Status))
@@ -307,7 +477,13 @@ func attrs(r Record) []slog.Attr {
 	if r.ErrorKind != "" {
 		a = append(a, slog.String("error_type", string(r.ErrorKind)))
 	}
-	a = append(a, r.Job.attrs()...)
+	a = append(a, r.Job.attrs(c.field)...)
+	if len(r.Lost) > 0 {
+		a = append(a, slog.Any("lost", cappedNames(r.Lost, c)))
+	}
+	if c.compact {
+		a = append(a, slog.Bool("compact", true))
+	}
 	return a
 }
 
@@ -331,7 +507,7 @@ func (r Record) quotes(redArgv []string) []Quote {
 
 // rawQuotes are the strings of raw arguments that failed to decode:
 // "command" and "args" string arrays as argv, "envs" values by their
-// names, everything else (keys included) as Scalars.
+// names, keys and the directory as Scalars, any other string as a digest.
 func rawQuotes(raw json.RawMessage) []Quote {
 	if len(raw) == 0 {
 		return nil
@@ -341,23 +517,33 @@ func rawQuotes(raw json.RawMessage) []Quote {
 		return []Quote{{string(raw), Scalar(string(raw))}}
 	}
 	var q []Quote
-	var walk func(v any, env bool, name string)
-	walk = func(v any, env bool, name string) {
+	// top is the argument a value is under: the argv and the directory
+	// are read by their rules; a string anywhere else (a timeout, a
+	// flag, stdin) is data where none was expected, recorded as a digest.
+	var walk func(v any, env bool, name, top string)
+	walk = func(v any, env bool, name, top string) {
 		switch v := v.(type) {
 		case string:
-			if env {
+			switch top {
+			case "envs":
 				q = appendQuote(q, v, EnvValue(name, v))
-			} else {
+			case "command", "args", "program", "directory", "cwd":
 				q = appendQuote(q, v, Scalar(v))
+			default:
+				q = appendQuote(q, v, digest(v))
 			}
 		case []any:
 			for _, e := range v {
-				walk(e, env, name)
+				walk(e, env, name, top)
 			}
 		case map[string]any:
 			for k, e := range v {
 				q = appendQuote(q, k, Scalar(k))
-				walk(e, env || k == "envs", k)
+				if top == "" {
+					walk(e, k == "envs", k, k)
+				} else {
+					walk(e, env, k, top)
+				}
 			}
 		}
 	}
@@ -374,31 +560,37 @@ func rawQuotes(raw json.RawMessage) []Quote {
 			}
 		}
 	}
-	walk(v, false, "")
+	walk(v, false, "", "")
 	return q
 }
 
-func cappedEnv(env map[string]string) map[string]string {
-	if len(env) <= maxEnv {
+func cappedEnv(env map[string]string, c caps) map[string]string {
+	if len(env) <= c.env && c.value == 0 {
 		return env
 	}
-	out := make(map[string]string, maxEnv+1)
-	for _, k := range slices.Sorted(maps.Keys(env))[:maxEnv] {
-		out[k] = env[k]
+	out := make(map[string]string, min(len(env), c.env)+1)
+	for _, k := range slices.Sorted(maps.Keys(env))[:min(len(env), c.env)] {
+		v := env[k]
+		if c.value > 0 {
+			v = Capped(v, c.value)
+		}
+		out[k] = v
 	}
-	out["[more]"] = fmt.Sprintf("%d entries not recorded", len(env)-maxEnv)
+	if len(env) > c.env {
+		out["[more]"] = fmt.Sprintf("%d entries not recorded", len(env)-c.env)
+	}
 	return out
 }
 
 // cappedNames bounds the child_env list like env: names only, an odd name
-// quoted as a scalar, at most maxEnv of them.
-func cappedNames(names []string) []string {
-	out := make([]string, 0, min(len(names), maxEnv)+1)
-	for _, n := range names[:min(len(names), maxEnv)] {
+// quoted as a scalar, at most c.env of them.
+func cappedNames(names []string, c caps) []string {
+	out := make([]string, 0, min(len(names), c.env)+1)
+	for _, n := range names[:min(len(names), c.env)] {
 		out = append(out, envName(n))
 	}
-	if len(names) > maxEnv {
-		out = append(out, fmt.Sprintf("[%d more]", len(names)-maxEnv))
+	if len(names) > c.env {
+		out = append(out, fmt.Sprintf("[%d more]", len(names)-c.env))
 	}
 	return out
 }

@@ -41,3 +41,27 @@ func BenchmarkRecord(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRedact is the redaction of one record's argv and env alone, the
+// part of a small call's record that grows with what the client sent: an
+// everyday argv (no secret), one with a URL and a credential option, and
+// one with a token-shaped value.
+func BenchmarkRedact(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		argv []string
+		env  map[string]string
+	}{
+		{"everyday", []string{"git", "log", "--oneline", "-n", "20", "--author=alice", "src/auth/handler.go"}, nil},
+		{"credentials", []string{"curl", "-sS", "-u", "alice:hunter2pw", "https://user:pw@example.com/v1/items?page=2&access_token=abc123", "-H", "Authorization: Bearer abcdefghijklmnop"}, map[string]string{"LANG": "C.UTF-8", "API_TOKEN": "s3cr3t"}},
+		{"token-shaped", []string{"echo", "ghp_0123456789abcdefghijklmnopqrstuvwxyz", "0123456789abcdef0123456789abcdef01234567", "3f2504e0-4f89-11d3-9a0c-0305e82c3301"}, nil},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Argv(c.argv)
+				Env(c.env)
+			}
+		})
+	}
+}

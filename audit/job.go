@@ -19,6 +19,10 @@ const (
 	// resources/read). The record names the output, the stream, the offset
 	// and the byte count, never the content.
 	EventOutputRead Event = "output_read"
+	// EventRecordsLost: records the log kept for a later attempt (a job's
+	// end) could not be kept any longer; lost names each ("job_end of job
+	// ID"). Written once the destination takes records again.
+	EventRecordsLost Event = "records_lost"
 )
 
 // Job is what a record says about a job or a retained output.
@@ -40,13 +44,14 @@ type Job struct {
 	StdinBytes int64
 }
 
-// attrs are the job fields of a record; absent ones are left out, so a
-// foreground call's record is unchanged.
-func (j Job) attrs() []slog.Attr {
+// attrs are the job fields of a record, each string capped at field
+// bytes (an id a client sent may be anything); absent ones are left out,
+// so a foreground call's record is unchanged.
+func (j Job) attrs(field int) []slog.Attr {
 	var a []slog.Attr
 	str := func(k, v string) {
 		if v != "" {
-			a = append(a, slog.String(k, v))
+			a = append(a, slog.String(k, Capped(v, field)))
 		}
 	}
 	str("event", string(j.Event))
@@ -57,7 +62,7 @@ func (j Job) attrs() []slog.Attr {
 	}
 	str("killed_by", j.KilledBy)
 	if j.Event == EventOutputRead {
-		a = append(a, slog.String("stream", j.Stream), slog.Int64("offset", j.Offset), slog.Int64("read_bytes", j.ReadBytes))
+		a = append(a, slog.String("stream", Capped(j.Stream, field)), slog.Int64("offset", j.Offset), slog.Int64("read_bytes", j.ReadBytes))
 	}
 	if j.StdinBytes > 0 {
 		a = append(a, slog.Int64("stdin_bytes", j.StdinBytes))

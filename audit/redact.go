@@ -4,9 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"net/url"
-	"path"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -16,15 +13,10 @@ import (
 // Redacted replaces a secret.
 const Redacted = "[REDACTED]"
 
-// maxPlain is the longest client value, in characters, recorded as is
-// (the reference server's rule); a longer one that is not all digits
-// becomes a digest.
-const maxPlain = 32
-
-// maxURL is the longest URL recorded readable once its credentials are
-// masked: long enough for a repository or API address, short enough that a
-// URL cannot carry a record's worth of data.
-const maxURL = 256
+// maxPlain is the longest client value, in bytes, recorded as is (a path,
+// a URL, a sentence); a longer one keeps its head and a digest of the
+// whole (Capped).
+const maxPlain = 256
 
 // maxName is the longest variable or option name recorded as is; names are
 // never rewritten, but a "name" that long is data, not a name.
@@ -51,69 +43,107 @@ var markerWords = map[string]bool{
 // Only long markers: "pass" would catch "compass".
 var suffixMarkers = []string{"password", "passwd", "passphrase", "secret", "token", "apikey", "credential", "credentials"}
 
-// tokenShapes are credentials recognisable by their shape alone, redacted
-// wherever they occur (values and free text): GitHub, GitLab, Slack,
-// OpenAI-style and AWS access keys, JSON Web Tokens, PEM private keys.
-var tokenShapes = regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{8,}|sk-[A-Za-z0-9_-]{20,}|A[KS]IA[0-9A-Z]{16}|eyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]*)|-----BEGIN [A-Z ]*PRIVATE KEY-----`)
-
-// authScheme is an HTTP credential in free text ("Bearer abc.d3f",
-// "Basic dXNlcjpwdw=="): the scheme word followed by at least eight
-// credential characters; maskAuth also wants a digit or a symbol among
-// them, so the server's own "bearer token" or "basic authentication" stay.
-var authScheme = regexp.MustCompile(`(?i)\b(bearer|basic)(\s+)([A-Za-z0-9._~+/=-]{8,})`)
-
-// urlAuthority is a URL's scheme and authority in free text; maskURLs
-// rewrites the userinfo inside it.
-var urlAuthority = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#"'<>]*`)
-
-// slashPassword is "scheme://user:pass@" whose password holds a "/", which
-// ends the authority for urlAuthority; tools such as curl still read it as
-// a password.
-var slashPassword = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^\s/@:]*:[^\s@]*@`)
-
-// words splits s into its words: runs of letters (split again before an
-// upper-case letter that follows a lower-case one, or that starts a
-// capitalised word after capitals: "APIKey" is "API", "Key") and runs of
-// digits.
-func words(s string) []string {
-	var out []string
-	rs := []rune(s)
-	start := -1
-	flush := func(i int) {
-		if start >= 0 {
-			out = append(out, string(rs[start:i]))
+// words calls f with each word of s, lower-cased, until f returns true:
+// runs of letters (split again before an upper-case letter that follows a
+// lower-case one, or that starts a capitalised word after capitals:
+// "APIKey" is "api", "key") and runs of digits. ASCII names are split
+// without allocating; others go through runes.
+func words(s string, f func(w string) bool) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return wordsRunes(s, f)
 		}
-		start = -1
 	}
-	for i, r := range rs {
-		letter, digit := unicode.IsLetter(r), unicode.IsDigit(r)
-		if !letter && !digit {
-			flush(i)
+	var buf [maxName]byte
+	start := -1
+	emit := func(end int) bool {
+		if start < 0 {
+			return false
+		}
+		w := s[start:end]
+		start = -1
+		if len(w) > len(buf) {
+			return f(strings.ToLower(w))
+		}
+		b := buf[:len(w)]
+		for k := range len(w) {
+			c := w[k]
+			if upper(c) {
+				c += 'a' - 'A'
+			}
+			b[k] = c
+		}
+		return f(string(b))
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		letter, dig := lower(c) || upper(c), digit(c)
+		if !letter && !dig {
+			if emit(i) {
+				return true
+			}
 			continue
 		}
 		if start >= 0 {
-			prev := rs[i-1]
+			prev := s[i-1]
+			prevLetter := lower(prev) || upper(prev)
 			switch {
-			case unicode.IsLetter(prev) != letter: // letters to digits or back
-				flush(i)
-			case unicode.IsUpper(r) && unicode.IsLower(prev): // camelCase
-				flush(i)
-			case unicode.IsUpper(prev) && unicode.IsUpper(r) && i+1 < len(rs) && unicode.IsLower(rs[i+1]): // APIKey
-				flush(i)
+			case prevLetter != letter, upper(c) && lower(prev),
+				upper(prev) && upper(c) && i+1 < len(s) && lower(s[i+1]):
+				if emit(i) {
+					return true
+				}
 			}
 		}
 		if start < 0 {
 			start = i
 		}
 	}
-	flush(len(rs))
-	return out
+	return emit(len(s))
 }
 
-// SecretLike reports whether s contains a secret marker as a word.
+// wordsRunes is words for non-ASCII names.
+func wordsRunes(s string, f func(w string) bool) bool {
+	rs := []rune(s)
+	start := -1
+	emit := func(i int) bool {
+		if start < 0 {
+			return false
+		}
+		w := strings.ToLower(string(rs[start:i]))
+		start = -1
+		return f(w)
+	}
+	for i, r := range rs {
+		letter, dig := unicode.IsLetter(r), unicode.IsDigit(r)
+		if !letter && !dig {
+			if emit(i) {
+				return true
+			}
+			continue
+		}
+		if start >= 0 {
+			prev := rs[i-1]
+			switch {
+			case unicode.IsLetter(prev) != letter, unicode.IsUpper(r) && unicode.IsLower(prev),
+				unicode.IsUpper(prev) && unicode.IsUpper(r) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
+				if emit(i) {
+					return true
+				}
+			}
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	return emit(len(rs))
+}
+
+// SecretLike reports whether s, a name (of an option, a variable, a
+// header, a query parameter, a setting), contains a secret marker as a
+// word. Values are never judged by their words.
 func SecretLike(s string) bool {
-	for _, w := range words(s) {
-		w = strings.ToLower(w)
+	return words(s, func(w string) bool {
 		if markerWords[w] {
 			return true
 		}
@@ -122,8 +152,20 @@ func SecretLike(s string) bool {
 				return true
 			}
 		}
-	}
-	return false
+		return false
+	})
+}
+
+// lastWord is the last word of a name, lower-cased ("" for none).
+func lastWord(s string) (last string) {
+	words(s, func(w string) bool { last = w; return false })
+	return last
+}
+
+// firstWord is the first word of a name, lower-cased.
+func firstWord(s string) (first string) {
+	words(s, func(w string) bool { first = w; return true })
+	return first
 }
 
 // digest is the short SHA-256 form of a value too long to record.
@@ -132,131 +174,22 @@ func digest(s string) string {
 	return "[sha256:" + hex.EncodeToString(sum[:4]) + "]"
 }
 
-// Scalar redacts one client value without context: a URL keeps its
-// readable parts with userinfo and secret query values masked; a value
-// with a secret marker or a credential shape becomes "[REDACTED]"; a value
-// longer than 32 characters that is not all digits becomes a digest;
-// anything else is kept.
+// Scalar redacts one client value without context: the value rules
+// (values.go: URL credentials, secret-named assignments and headers,
+// credential shapes), then the length cap (a longer value keeps its head
+// and a digest of the whole).
 func Scalar(s string) string {
-	if isURL(s) {
-		m := tokenShapes.ReplaceAllString(maskURL(s), Redacted)
-		if utf8.RuneCountInString(m) > maxURL {
-			return digest(s)
-		}
-		return m
-	}
-	if SecretLike(s) || tokenShapes.MatchString(s) {
-		return Redacted
-	}
-	if m := maskText(s); m != s {
-		return Scalar(m)
-	}
-	if utf8.RuneCountInString(s) > maxPlain && !allDigits(s) {
-		return digest(s)
-	}
-	return s
+	return Capped(valueRules(s), maxPlain)
 }
 
-// isURL reports a value that is one URL: scheme "://" authority, no
-// white space.
-func isURL(s string) bool {
-	loc := urlAuthority.FindStringIndex(s)
-	return loc != nil && loc[0] == 0 && !strings.ContainsAny(s, " \t\r\n")
-}
-
-// maskURL masks a URL's userinfo (user, password, or a token given as the
-// user) and the values of query parameters whose names are secret-like.
-func maskURL(s string) string {
-	s = maskURLs(s)
-	q := strings.IndexByte(s, '?')
-	if q < 0 {
-		return s
-	}
-	query, frag, _ := strings.Cut(s[q+1:], "#")
-	parts := strings.Split(query, "&")
-	for i, p := range parts {
-		name, _, ok := strings.Cut(p, "=")
-		if n, err := url.QueryUnescape(name); err == nil {
-			name = n
-		}
-		if ok && SecretLike(name) {
-			parts[i] = p[:strings.IndexByte(p, '=')+1] + Redacted
-		}
-	}
-	out := s[:q+1] + strings.Join(parts, "&")
-	if frag != "" || strings.HasSuffix(s, "#") {
-		out += "#" + frag
-	}
-	return out
-}
-
-// maskURLs replaces the userinfo of every URL in s with "[REDACTED]". The
-// userinfo runs to the last "@" of the authority, so a password that
-// contains "@" is masked whole.
-func maskURLs(s string) string {
-	s = urlAuthority.ReplaceAllStringFunc(s, func(u string) string {
-		at := strings.LastIndexByte(u, '@')
-		if at < 0 {
-			return u
-		}
-		scheme := strings.Index(u, "://") + 3
-		return u[:scheme] + Redacted + u[at:]
-	})
-	return slashPassword.ReplaceAllString(s, "${1}"+Redacted+"@")
-}
-
-// optionWord matches an option without a value ("-v", "--password",
-// "-storepass"): its name is not a secret and is recorded as is.
-var optionWord = regexp.MustCompile(`^--?[A-Za-z0-9][A-Za-z0-9_.-]*$`)
-
-// assignName matches the name side of "NAME=value" and "--opt=value".
-var assignName = regexp.MustCompile(`^-{0,2}[A-Za-z0-9_][A-Za-z0-9_.-]*$`)
-
-// Arg redacts one argv element without context: "--opt=value" and
-// "NAME=value" keep the name and redact the value ("[REDACTED]" when the
-// name is secret-like, else by Scalar); an option word is kept; anything
-// else is a Scalar.
+// Arg redacts one argv element without context: an option word whose
+// name is secret-like has its attached value redacted ("--token=V",
+// unless V names a file), and everything is a Scalar.
 func Arg(s string) string {
-	if name, value, ok := strings.Cut(s, "="); ok && len(name) <= maxName && assignName.MatchString(name) && !isURL(s) {
-		if SecretLike(strings.TrimLeft(name, "-")) {
-			return name + "=" + Redacted
-		}
-		return name + "=" + Scalar(value)
-	}
-	if len(s) <= maxName && optionWord.MatchString(s) && !tokenShapes.MatchString(s) {
-		return s
+	if off, ok := genericAttached(s); ok {
+		return Capped(s[:off]+Redacted, maxPlain)
 	}
 	return Scalar(s)
-}
-
-// Argv redacts a request argv into a new slice. Beyond Arg, it knows where
-// a value follows its option: the element after a secret-like option
-// ("--password VALUE", "-token VALUE"), after an option the program uses
-// for credentials ("curl -u", "mysql -p", "smbclient -U", ...;
-// secretopts.go), and the rest of a short-option cluster that holds such
-// an option ("-pVALUE", "-vu VALUE") are "[REDACTED]". Every stage's
-// program counts ("a | curl -u x"), and so does every program of the
-// argv, so an element that is data ("|" in execute_command) cannot hide a
-// credential option.
-func Argv(argv []string) []string {
-	if argv == nil {
-		return nil
-	}
-	progs := programs(argv)
-	out := make([]string, len(argv))
-	for i, a := range argv {
-		switch {
-		case i > 0 && progs.valueFollows(argv[i-1]):
-			out[i] = Redacted
-		default:
-			if red, ok := progs.attached(a); ok {
-				out[i] = red
-			} else {
-				out[i] = Arg(a)
-			}
-		}
-	}
-	return out
 }
 
 // Env redacts per-call environment entries: names are kept (a value that
@@ -282,13 +215,29 @@ func EnvValue(name, value string) string {
 	return Redacted
 }
 
-var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-
+// envName is a variable's name as recorded: kept, unless it is not a
+// plausible name (then a Scalar) or is itself a credential (a token
+// pasted as a name).
 func envName(k string) string {
-	if len(k) <= maxName && envNameRE.MatchString(k) {
-		return k
+	if len(k) > maxName || !envNameOK(k) {
+		return Capped(Scalar(k), maxName)
 	}
-	return Scalar(k)
+	if maskShapes(k) != k {
+		return Redacted
+	}
+	return k
+}
+
+func envNameOK(k string) bool {
+	if k == "" || digit(k[0]) {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		if !alnum(k[i]) && k[i] != '_' {
+			return false
+		}
+	}
+	return true
 }
 
 // safeEnv are the variables whose values are recorded: locale, terminal
@@ -365,17 +314,9 @@ func Reason(message string, quotes []Quote) string {
 const maskScan = 8 * maxReason
 
 // maskText masks, anywhere in s, what is a credential by its form alone:
-// token shapes, HTTP credentials, URL userinfo.
+// URL credentials, HTTP credentials, credential shapes.
 func maskText(s string) string {
-	s = tokenShapes.ReplaceAllString(s, Redacted)
-	s = authScheme.ReplaceAllStringFunc(s, func(m string) string {
-		sub := authScheme.FindStringSubmatch(m)
-		if !strings.ContainsAny(sub[3], "0123456789._~+/=-") {
-			return m
-		}
-		return sub[1] + sub[2] + Redacted
-	})
-	return maskURLs(s)
+	return maskShapes(maskAuthSchemes(maskURLs(s), true))
 }
 
 // substituteBudget bounds the byte comparisons substitute makes: far
@@ -497,67 +438,4 @@ func allDigits(s string) bool {
 		}
 	}
 	return true
-}
-
-// programs is the set of programs an argv runs or may run: the basename of
-// argv[0] and of every element that follows a "|".
-type programSet []string
-
-func programs(argv []string) programSet {
-	var p programSet
-	for i, a := range argv {
-		if i == 0 || argv[i-1] == "|" {
-			p = append(p, path.Base(a))
-		}
-	}
-	return p
-}
-
-// valueFollows reports whether the element after opt is a secret value:
-// opt is a secret-like long option without "=", one of the programs'
-// credential options, or a short cluster ending in a credential letter.
-func (p programSet) valueFollows(opt string) bool {
-	if !strings.HasPrefix(opt, "-") || strings.Contains(opt, "=") || opt == "-" || opt == "--" {
-		return false
-	}
-	name := strings.TrimLeft(opt, "-")
-	if SecretLike(name) {
-		return true
-	}
-	for _, prog := range p {
-		o := secretOptions[prog]
-		if slices.Contains(o.words, opt) {
-			return true
-		}
-		if cluster(opt) && strings.ContainsRune(o.shorts, rune(opt[len(opt)-1])) {
-			return true
-		}
-	}
-	return false
-}
-
-// attached redacts the value attached to a credential short option in a
-// cluster ("-pVALUE" for mysql, "-vuuser:pw" for curl): the letters up to
-// the option are kept, the rest is "[REDACTED]".
-func (p programSet) attached(a string) (string, bool) {
-	if !cluster(a) {
-		return "", false
-	}
-	for _, prog := range p {
-		o := secretOptions[prog]
-		if slices.Contains(o.words, a) {
-			return "", false
-		}
-		for i := 1; i < len(a)-1; i++ {
-			if strings.IndexByte(o.shorts, a[i]) >= 0 {
-				return a[:i+1] + Redacted, true
-			}
-		}
-	}
-	return "", false
-}
-
-// cluster reports a single-dash short-option word ("-p", "-vpX").
-func cluster(a string) bool {
-	return len(a) >= 2 && a[0] == '-' && a[1] != '-'
 }

@@ -23,11 +23,12 @@ const (
 	// redirect).
 	ProcessError Result = "process_error"
 	// InvalidRequest: the request never reached the policy (ErrorKind
-	// invalid_arguments, protocol or body_too_large).
+	// invalid_arguments, protocol, body_too_large or body_timeout).
 	InvalidRequest Result = "invalid_request"
 	// ServerError: the server failed while handling the call (ErrorKind
-	// panic or internal), or refused to run it because its record could
-	// not be written (ErrorKind audit).
+	// panic or internal), refused to run it because its record could not
+	// be written (ErrorKind audit), or refused an HTTP request for lack of
+	// room (ErrorKind busy, http_status 503).
 	ServerError Result = "server_error"
 	// Unauthorized: an HTTP request was refused before MCP saw it
 	// (ErrorKind token or origin; http_status says 401 or 403).
@@ -72,4 +73,12 @@ const (
 	// KindOrigin: an HTTP request's Host or Origin header was refused
 	// (DNS-rebinding or cross-origin protection, 403).
 	KindOrigin ErrorKind = "origin"
+	// KindBodyTimeout: an authenticated HTTP request's body did not arrive
+	// within its deadline, or arrived so slowly that its connection was
+	// closed to make room for another client (408); nothing of it was run.
+	KindBodyTimeout ErrorKind = "body_timeout"
+	// KindBusy: an HTTP request was refused for lack of room (503): every
+	// authenticated connection slot, or every session, is in use by work
+	// that may not be cut.
+	KindBusy ErrorKind = "busy"
 )

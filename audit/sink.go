@@ -8,6 +8,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -45,16 +46,31 @@ var (
 //
 // On a regular file a failed or short write is undone (the file is
 // truncated to its size before the write), so the file only ever holds
-// whole lines.
+// whole lines, and room is reserved on the file system ahead of the
+// writes (room.go): a Reserve holds MaxRecord bytes until its line is
+// queued, a queued line its own length until written, and Reserve fails
+// when the file system cannot give that much (ErrNoRoom). So on a
+// file system that fills up, a call is refused while there is room left
+// for a small record but not for its own, instead of being admitted by
+// the small record's success and failing with its own. Best-effort lines
+// never take room reserved for others: they are dropped instead.
 type Sink struct {
 	w   io.Writer
 	cap int
+	// room reserves space on a regular file (nil otherwise); size is the
+	// file's size as the writer left it, queuedBytes the length of the
+	// lines queued.
+	room        *room
+	size        int64
+	queuedBytes int64
 
 	mu       sync.Mutex
 	queue    []line
 	reserved int
 	closed   bool
-	// failed is the last write's error; nil once a write succeeds again.
+	// failed is the last write's error; nil once a write succeeds again,
+	// or, after the file system ran out of space, once room can be
+	// reserved again.
 	failed error
 	// busy is true from the moment the writer takes a line until its
 	// write returns.
@@ -81,7 +97,10 @@ func NewSink(w io.Writer, capacity int) *Sink {
 	if capacity <= 0 {
 		capacity = DefaultQueue
 	}
-	s := &Sink{w: w, cap: capacity, wake: make(chan struct{}, 1)}
+	s := &Sink{w: w, cap: capacity, wake: make(chan struct{}, 1), room: newRoom(w)}
+	if s.room != nil {
+		s.size = s.room.end
+	}
 	s.idle = sync.NewCond(&s.mu)
 	go s.run()
 	return s
@@ -93,22 +112,34 @@ type Slot struct {
 	used bool
 }
 
-// Reserve reserves room for one line. It fails, without waiting, when the
-// sink is closed, when the last write failed (the error says why) or when
-// the queue is full.
+// Reserve reserves room for one line of at most MaxRecord bytes: in the
+// queue and, on a regular file, on the file system. It fails, without
+// waiting, when the sink is closed, when the last write failed (the error
+// says why; a file system that ran out of space counts as recovered once
+// room can be reserved again), when the queue is full or when the file
+// system has no room (ErrNoRoom).
 func (s *Sink) Reserve() (*Slot, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
 	case s.closed:
 		return nil, ErrClosed
-	case s.failed != nil:
+	case s.failed != nil && !(s.room != nil && noSpace(s.failed)):
 		return nil, fmt.Errorf("the audit log cannot be written: %w", s.failed)
 	case len(s.queue)+s.reserved >= s.cap:
 		return nil, ErrFull
 	}
+	if err := s.room.ensure(s.size, s.size+s.queuedBytes+int64(s.reserved+1)*MaxRecord); err != nil {
+		return nil, fmt.Errorf("the audit log cannot take a call's record: %w", err)
+	}
+	s.failed = nil // room was reserved: a file system that was full has room again
 	s.reserved++
 	return &Slot{s: s}, nil
+}
+
+// noSpace reports a write that failed for lack of space.
+func noSpace(err error) bool {
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, ErrNoRoom)
 }
 
 // Put queues data (one line, newline included) in the reserved room; done,
@@ -123,6 +154,7 @@ func (sl *Slot) Put(data []byte, done func(error)) {
 	sl.used = true
 	s.reserved--
 	s.queue = append(s.queue, line{data, done})
+	s.queuedBytes += int64(len(data))
 	s.mu.Unlock()
 	s.notify()
 }
@@ -141,14 +173,17 @@ func (sl *Slot) Release() {
 }
 
 // TryPut queues a best-effort line; it reports false, queueing nothing,
-// when the sink is closed or three quarters of the queue are in use.
+// when the sink is closed, three quarters of the queue are in use or the
+// file system has no room for the line beyond what is reserved.
 func (s *Sink) TryPut(data []byte, done func(error)) bool {
 	s.mu.Lock()
-	if s.closed || (len(s.queue)+s.reserved)*4 >= s.cap*3 {
+	if s.closed || (len(s.queue)+s.reserved)*4 >= s.cap*3 ||
+		s.room.ensure(s.size, s.size+s.queuedBytes+int64(s.reserved)*MaxRecord+int64(len(data))) != nil {
 		s.mu.Unlock()
 		return false
 	}
 	s.queue = append(s.queue, line{data, done})
+	s.queuedBytes += int64(len(data))
 	s.mu.Unlock()
 	s.notify()
 	return true
@@ -183,7 +218,13 @@ func (s *Sink) Close(ctx context.Context) error {
 	s.closed = true
 	s.mu.Unlock()
 	s.notify()
-	return s.waitFor(ctx, func() bool { return len(s.queue) == 0 && !s.busy && s.reserved == 0 })
+	err := s.waitFor(ctx, func() bool { return len(s.queue) == 0 && !s.busy && s.reserved == 0 })
+	if err == nil {
+		s.mu.Lock()
+		s.room.release()
+		s.mu.Unlock()
+	}
+	return err
 }
 
 // waitFor waits, holding s.mu between checks, until done reports true or
@@ -235,11 +276,21 @@ func (s *Sink) run() {
 		s.mu.Unlock()
 
 		s.writeStart.Store(time.Now().UnixNano())
-		err := writeLine(s.w, l.data)
+		size, err := writeLine(s.w, l.data)
 		s.writeStart.Store(0)
 
 		s.mu.Lock()
 		s.failed = err
+		s.queuedBytes -= int64(len(l.data))
+		if size >= 0 {
+			if size < s.size+int64(len(l.data)) && err == nil {
+				s.room.shrunk(size) // truncated from outside
+			}
+			if err != nil {
+				s.room.shrunk(size) // the failed line was truncated away
+			}
+			s.size = size
+		}
 		s.mu.Unlock()
 		if l.done != nil {
 			l.done(err)
@@ -247,9 +298,10 @@ func (s *Sink) run() {
 	}
 }
 
-// writeLine writes p with one Write. On a regular file a failed or short
-// write is rolled back, so no partial line stays.
-func writeLine(w io.Writer, p []byte) error {
+// writeLine writes p with one Write and returns the size of a regular
+// file afterwards (-1 for other destinations). On a regular file a failed
+// or short write is rolled back, so no partial line stays.
+func writeLine(w io.Writer, p []byte) (int64, error) {
 	f, ok := w.(truncater)
 	var size int64 = -1
 	if ok {
@@ -261,12 +313,17 @@ func writeLine(w io.Writer, p []byte) error {
 	if err == nil && n < len(p) {
 		err = io.ErrShortWrite
 	}
-	if err != nil && n > 0 && size >= 0 {
+	switch {
+	case size < 0:
+	case err == nil:
+		size += int64(n)
+	case n > 0:
 		if terr := f.Truncate(size); terr != nil {
 			err = fmt.Errorf("%w (and the partial line could not be removed: %v)", err, terr)
+			size += int64(n)
 		}
 	}
-	return err
+	return size, err
 }
 
 // truncater is a destination whose partial writes can be undone: an

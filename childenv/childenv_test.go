@@ -191,6 +191,38 @@ func TestSteeringPerFamily(t *testing.T) {
 	}
 }
 
+// TestSteeringBuildVariables: the variables through which a per-call
+// value makes make's built-in rules or the compiler driver run a program
+// the request chose (CFLAGS=-B./evil/, LIBRARY_PATH with a specs file,
+// COMPILER_PATH), load code into an interpreter or name an editor or
+// pager are refused per call, and the message names the variable and why;
+// header search paths, whose files only become code of the program being
+// compiled, are not.
+func TestSteeringBuildVariables(t *testing.T) {
+	for _, name := range []string{"CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "FFLAGS", "LDLIBS", "ARFLAGS", "ASFLAGS", "TARGET_ARCH",
+		"AS", "RM", "YACC", "MAKE", "COMPILER_PATH", "GCC_EXEC_PREFIX", "LIBRARY_PATH", "GCC_COMPARE_DEBUG", "DEPENDENCIES_OUTPUT",
+		"COLLECT_GCC", "CCC_OVERRIDE_OPTIONS", "CMAKE_C_COMPILER_LAUNCHER", "MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS", "GOFLAGS",
+		"PYTEST_ADDOPTS", "PERL5OPT", "RUBYOPT", "BASH_ENV", "ENV", "LUA_INIT", "ERL_AFLAGS", "PHPRC", "VIMINIT", "EXINIT",
+		"HGRCPATH", "HGEDITOR", "SVN_SSH", "BZR_PLUGIN_PATH", "PATCH_GET", "SIMPLE_BACKUP_SUFFIX",
+		"GIT_PAGER", "PSQL_PAGER", "SVN_EDITOR", "RSYNC_RSH", "CVS_RSH", "AWS_CONFIG_FILE", "GH_PAGER", "SBT_OPTS", "OPENSSL_CONF_INCLUDE"} {
+		cfg := Config{Allowlist: []string{name}}
+		_, err := Build(cfg, func(string) (string, bool) { return "", false }, map[string]string{name: "-B./evil/"})
+		var na *NotAllowedError
+		if !errors.As(err, &na) || !na.Steering || na.Name != name {
+			t.Errorf("per-call %s: %v, want a steering refusal naming it", name, err)
+			continue
+		}
+		if why, _ := SteeringReason(name); !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), why) {
+			t.Errorf("%s: message %q does not say why", name, err)
+		}
+	}
+	for _, name := range []string{"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH", "SOURCE_DATE_EPOCH", "GCC_COLORS"} {
+		if Steering(name) {
+			t.Errorf("%s is refused per call but runs nothing", name)
+		}
+	}
+}
+
 // TestProgramPathIgnoresOverrides: the PATH programs are resolved with is
 // the operator's, whatever a call sends.
 func TestProgramPathIgnoresOverrides(t *testing.T) {

@@ -43,7 +43,8 @@ func (e *NotAllowedError) Error() string {
 		return fmt.Sprintf("environment variable %s is reserved for the server and never passed to children", e.Name)
 	}
 	if e.Steering {
-		return fmt.Sprintf("environment variable %s changes which code or helper programs a child runs and is never accepted per call (the operator may still pass the server's own value through MCP_SHELL_CHILD_ENV_ALLOWLIST)", e.Name)
+		why, _ := SteeringReason(e.Name)
+		return fmt.Sprintf("environment variable %s changes which code or helper programs a child runs (%s) and is never accepted per call (the operator may still pass the server's own value through MCP_SHELL_CHILD_ENV_ALLOWLIST)", e.Name, why)
 	}
 	return fmt.Sprintf("environment variable %s is not in MCP_SHELL_CHILD_ENV_ALLOWLIST", e.Name)
 }

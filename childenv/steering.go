@@ -37,6 +37,7 @@ var steering = []steer{
 	{"OPENSSL_CONF", "OpenSSL", "reads a configuration that loads engines and providers (shared libraries)", "config(5ssl)"},
 	{"OPENSSL_ENGINES", "OpenSSL", "loads engines from a directory", "openssl-env(7)"},
 	{"OPENSSL_MODULES", "OpenSSL", "loads providers from a directory", "openssl-env(7)"},
+	{"OPENSSL_*", "OpenSSL", "OPENSSL_CONF_INCLUDE, OPENSSL_TRACE ... steer configuration loading and write traces", "openssl-env(7)"},
 
 	// Shells, which run make recipes, npm and pip scripts, git hooks and aliases.
 	{"BASH_ENV", "bash", "runs a startup file in every non-interactive bash", "bash(1) INVOCATION"},
@@ -65,6 +66,25 @@ var steering = []steer{
 	{"BROWSER", "npm docs, git web--browse, python webbrowser", "names the browser program", "npm-config(7) browser"},
 	{"SSH_ASKPASS*", "ssh (git over ssh)", "names the askpass program", "ssh(1) ENVIRONMENT"},
 	{"SUDO_ASKPASS", "sudo", "names the askpass program", "sudo(8)"},
+
+	{"*_EDITOR", "git, kubectl, svn, bzr ...", "names the editor program (GIT_EDITOR, KUBE_EDITOR, SVN_EDITOR)", "git-var(1), svn help commit"},
+	{"*_PAGER", "git, psql, aws, gh ...", "names the pager program (GIT_PAGER, PSQL_PAGER, AWS_PAGER)", "git-var(1), psql(1)"},
+	{"*_ASKPASS", "git, ssh, sudo", "names the askpass program", "git-credential(1), ssh(1)"},
+	{"*_RSH", "rsync, cvs, tar", "names the remote shell program (RSYNC_RSH, CVS_RSH)", "rsync(1), cvs(1)"},
+	{"RSH", "GNU tar (rmt)", "names the remote shell program", "tar(1) --rsh-command"},
+	{"*_CONFIG_FILE", "pip, aws, pylint, ...", "names a configuration file, whose settings can name programs or plugins (PIP_CONFIG_FILE, AWS_CONFIG_FILE)", "pip docs Configuration, AWS CLI User Guide"},
+	{"*_CONFIG_PATH", "rg, pkg-config ...", "names configuration read as options (RIPGREP_CONFIG_PATH, PKG_CONFIG_PATH)", "rg(1), pkg-config(1)"},
+
+	// Version control systems other than git.
+	{"HG*", "hg", "HGRCPATH names configuration (extensions load Python code, hooks run commands); HGEDITOR, HGMERGE name programs", "hg help environment"},
+	{"SVN_*", "svn", "SVN_EDITOR and SVN_SSH name programs", "svn help, svnbook Runtime Configuration Area"},
+	{"BZR_*", "bzr", "BZR_PLUGIN_PATH loads Python plugins; BZR_EDITOR names a program", "bzr help env-variables"},
+	{"BRZ_*", "brz (breezy)", "BRZ_PLUGIN_PATH loads Python plugins; BRZ_EDITOR names a program", "brz help env-variables"},
+
+	// Backup naming of GNU tools and programs patch runs.
+	{"PATCH_*", "GNU patch", "PATCH_GET makes patch run co, get or p4 (through the shell); PATCH_VERSION_CONTROL names backups", "patch(1) ENVIRONMENT"},
+	{"SIMPLE_BACKUP_SUFFIX", "GNU patch, cp, mv, install", "names backup files", "patch(1), cp(1) --backup"},
+	{"VERSION_CONTROL", "GNU patch, cp, mv, install", "chooses backup naming", "patch(1), cp(1) --backup"},
 
 	// git and the programs it runs.
 	{"GIT_*", "git", "GIT_CONFIG_*, GIT_SSH_COMMAND, GIT_EXTERNAL_DIFF, GIT_EXEC_PATH ... name programs and configuration", "git(1) ENVIRONMENT VARIABLES"},
@@ -102,9 +122,31 @@ var steering = []steer{
 	{"NODE_REPL_HISTORY", "node", "writes the REPL history file it names", "node(1)"},
 	{"NODE_COMPILE_CACHE", "node", "writes the compile cache into the directory it names", "node(1)"},
 	{"PYTHON*", "python", "PYTHONPATH, PYTHONSTARTUP, PYTHONHOME, PYTHONUSERBASE load code from elsewhere", "python(1) ENVIRONMENT VARIABLES"},
+	{"PYTEST_ADDOPTS", "pytest", "adds options (-p loads a plugin module)", "pytest docs, Environment variables"},
+	{"PYTEST_PLUGINS", "pytest", "loads the plugin modules it names", "pytest docs, Environment variables"},
+	{"MYPYPATH", "mypy", "adds module directories mypy reads (and its plugins import from)", "mypy docs, Running mypy"},
+	{"MYPY_CACHE_DIR", "mypy", "writes the cache into the directory it names", "mypy docs, The mypy configuration file"},
+	{"PYLINTRC", "pylint", "names the configuration file, whose load-plugins imports modules", "pylint docs, Configuration"},
 	{"VIRTUAL_ENV", "pip", "selects the environment whose pip.conf and interpreter pip uses", "pip docs Configuration, Location"},
 	{"PERL5*", "perl", "PERL5OPT adds options (-M loads code), PERL5LIB adds module directories", "perlrun(1) ENVIRONMENT"},
 	{"PERLLIB", "perl", "adds module directories", "perlrun(1) ENVIRONMENT"},
+	{"PERL_*", "perl, ExtUtils::MakeMaker, Module::Build", "PERL_MM_OPT and PERL_MB_OPT add build options (INSTALL_BASE writes elsewhere)", "ExtUtils::MakeMaker, Module::Build docs"},
+	{"LUA_*", "lua", "LUA_INIT runs the code it holds (or the file it names) at start-up; LUA_PATH, LUA_CPATH move module search", "lua(1)"},
+	{"PHPRC", "php", "names php.ini, whose auto_prepend_file runs code", "php docs, The configuration file"},
+	{"PHP_INI_SCAN_DIR", "php", "adds .ini files, whose auto_prepend_file runs code", "php docs, The configuration file"},
+	{"R_PROFILE*", "R", "runs the start-up file it names", "R docs, ?Startup"},
+	{"R_ENVIRON*", "R", "reads the environment file it names", "R docs, ?Startup"},
+	{"R_LIBS*", "R", "adds library directories", "R docs, ?.libPaths"},
+	{"ERL_*", "erl", "ERL_FLAGS, ERL_AFLAGS, ERL_ZFLAGS add options (-eval runs code); ERL_LIBS adds code directories", "erl(1)"},
+	{"JULIA_*", "julia", "JULIA_LOAD_PATH, JULIA_DEPOT_PATH, JULIA_PROJECT choose the code julia loads", "julia docs, Environment Variables"},
+	{"GUILE_*", "guile", "GUILE_LOAD_PATH and GUILE_LOAD_COMPILED_PATH move module search", "guile manual 4.2.2"},
+	{"TCLLIBPATH", "tclsh", "adds package directories", "tclsh(1)"},
+	{"VIMINIT", "vim (an editor git may run)", "holds Ex commands vim runs at start-up", "vim :help VIMINIT"},
+	{"EXINIT", "vi, ex", "holds Ex commands run at start-up", "vim :help EXINIT, POSIX ex"},
+	{"VIMRUNTIME", "vim", "moves the runtime files vim sources", "vim :help VIMRUNTIME"},
+	{"*OPT", "perl, ruby, xz, zip ...", "by convention, options for a program (PERL5OPT, RUBYOPT, XZ_OPT, ZIPOPT)", "perlrun(1), ruby(1), xz(1), zip(1)"},
+	{"*OPTS", "java tools, maven, gradle, sbt, ant ...", "by convention, options for a program (JAVA_OPTS, MAVEN_OPTS, SBT_OPTS, ANT_OPTS)", "mvn(1), gradle and sbt docs"},
+	{"*OPTIONS", "node, tar, java, grep ...", "by convention, options for a program (NODE_OPTIONS, TAR_OPTIONS, JAVA_TOOL_OPTIONS)", "node(1), tar(1)"},
 	{"RUBY*", "ruby", "RUBYOPT adds options (-r loads code), RUBYLIB adds directories", "ruby(1) ENVIRONMENT"},
 	{"GEM_*", "gem, bundler", "GEM_HOME/GEM_PATH select installed gems and their executables", "gem help environment"},
 	{"BUNDLE_*", "bundler", "configuration (BUNDLE_GEMFILE picks the Gemfile, which is Ruby code)", "bundle-config(1)"},
@@ -136,6 +178,51 @@ var steering = []steer{
 	{"AR", "make, go", "names the archiver program", "GNU make manual 10.3, go help environment"},
 	{"LD", "make, cc", "names the linker program", "GNU make manual 10.3"},
 	{"CPP", "make", "names the preprocessor program", "GNU make manual 10.3"},
+	// make's implicit rules (GNU make manual 10.3, Variables Used by
+	// Implicit Rules): the program variables name what a built-in rule
+	// runs, the flag variables are its options ("make hello" with hello.c
+	// runs "$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(TARGET_ARCH) hello.c
+	// $(LDLIBS) -o hello"; CFLAGS=-B./evil/ makes gcc run ./evil/as).
+	{"AS", "make", "names the assembler program", "GNU make manual 10.3"},
+	{"RM", "make", "names the file-removal program of clean rules", "GNU make manual 10.3"},
+	{"F77", "make", "names the Fortran compiler program", "GNU make manual 10.3"},
+	{"M2C", "make", "names the Modula-2 compiler program", "GNU make manual 10.3"},
+	{"PC", "make", "names the Pascal compiler program", "GNU make manual 10.3"},
+	{"CO", "make", "names the RCS checkout program", "GNU make manual 10.3"},
+	{"GET", "make", "names the SCCS get program", "GNU make manual 10.3"},
+	{"LEX", "make", "names the lexer generator program", "GNU make manual 10.3"},
+	{"YACC", "make", "names the parser generator program", "GNU make manual 10.3"},
+	{"LINT", "make", "names the lint program", "GNU make manual 10.3"},
+	{"MAKEINFO", "make", "names the Texinfo program", "GNU make manual 10.3"},
+	{"TEX", "make", "names the TeX program", "GNU make manual 10.3"},
+	{"TEXI2DVI", "make", "names the Texinfo-to-DVI program", "GNU make manual 10.3"},
+	{"WEAVE", "make", "names the Web program", "GNU make manual 10.3"},
+	{"CWEAVE", "make", "names the C Web program", "GNU make manual 10.3"},
+	{"TANGLE", "make", "names the Web program", "GNU make manual 10.3"},
+	{"CTANGLE", "make", "names the C Web program", "GNU make manual 10.3"},
+	{"MAKE", "make", "names the program recursive $(MAKE) recipes run", "GNU make manual 5.7.1"},
+	{"MAKEOVERRIDES", "make", "holds the variable definitions passed to sub-makes through MAKEFLAGS", "GNU make manual 5.7.3"},
+	{"TARGET_ARCH", "make", "adds compiler options to the built-in compile and link rules", "GNU make manual 10.3 (make -p)"},
+	{"OUTPUT_OPTION", "make", "is the output option of the built-in rules (-o $@)", "GNU make manual 10.2"},
+	{"LDLIBS", "make, cc", "adds libraries and linker options to the built-in link rule", "GNU make manual 10.3"},
+	{"LOADLIBES", "make, cc", "adds libraries to the built-in link rule (the older LDLIBS)", "GNU make manual 10.3"},
+	{"*FLAGS", "make, cc, cargo, go ...", "by the GNU convention, options for a program: CFLAGS, CXXFLAGS, CPPFLAGS, LDFLAGS, FFLAGS, ASFLAGS, ARFLAGS, YFLAGS ... (-B DIR, -wrapper, -fplugin=, -specs= run or load what they name)", "GNU make manual 10.3, gcc manual 3.16 Directory Options"},
+	// The compiler drivers' own variables (gcc manual 3.20, Environment
+	// Variables Affecting GCC; clang: Driver.cpp).
+	{"GCC_EXEC_PREFIX", "gcc", "is the prefix of the subprograms gcc runs (cc1, as, collect2)", "gcc manual 3.20"},
+	{"COMPILER_PATH", "gcc", "adds directories gcc searches for its subprograms (as, ld, collect2)", "gcc manual 3.20"},
+	{"LIBRARY_PATH", "gcc", "adds directories gcc searches for startup files, libraries and its specs file, whose *linker: entry names the linker program (checked with GCC 12: a specs file there ran a planted linker)", "gcc manual 3.20, gcc.c startfile_prefixes and read_specs"},
+	{"GCC_COMPARE_DEBUG", "gcc", "makes gcc compile a second time with the options it names", "gcc manual 3.20"},
+	{"DEPENDENCIES_OUTPUT", "gcc, cpp", "writes make dependencies to the file it names", "gcc manual 3.20"},
+	{"SUNPRO_DEPENDENCIES", "gcc, cpp", "writes make dependencies to the file it names", "gcc manual 3.20"},
+	{"COLLECT_*", "gcc's collect2", "COLLECT_GCC and COLLECT_LTO_WRAPPER name the programs collect2 runs", "gcc collect2.c"},
+	{"CCC_OVERRIDE_OPTIONS", "clang", "edits clang's command line (adds and removes options)", "clang Driver.cpp applyOverrideOptions"},
+	{"CMAKE_*", "cmake", "CMAKE_<LANG>_COMPILER_LAUNCHER runs a program around every compile; CMAKE_TOOLCHAIN_FILE is cmake code", "cmake-env-variables(7)"},
+	// Not steering, by the same source: CPATH, C_INCLUDE_PATH,
+	// CPLUS_INCLUDE_PATH, OBJC_INCLUDE_PATH add header directories: a
+	// header found there becomes code of the program being compiled, as
+	// the request's own source files do, and gcc runs and loads nothing
+	// from them (no specs file is read there).
 	{"PKG_CONFIG*", "go (cgo), cargo build scripts", "names pkg-config and its search path, whose output becomes compiler flags", "go help environment, pkg-config(1)"},
 	{"CGO_*", "go", "CGO_CFLAGS/CGO_LDFLAGS pass flags to the C compiler and linker", "go help environment"},
 	{"GOROOT", "go", "selects the Go installation, and so the go command and tools run", "go help environment"},

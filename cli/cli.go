@@ -276,7 +276,7 @@ func serveHTTP(ctx context.Context, srv *server.Server, cfg *config.Config, log 
 		return fmt.Errorf("MCP_SHELL_HTTP_ADDR: %w", err)
 	}
 	log.Info("serving Streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
-	return srv.ServeStreamable(ctx, ln, server.HTTPOptions{Token: cfg.HTTPToken, MaxBody: cfg.HTTPMaxBody})
+	return srv.ServeStreamable(ctx, ln, server.HTTPOptions{Token: cfg.HTTPToken, MaxBody: cfg.HTTPMaxBody, MaxSessions: cfg.HTTPMaxSessions})
 }
 
 func configError(w io.Writer, err error) int {

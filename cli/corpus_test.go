@@ -24,8 +24,8 @@ func TestCorpora(t *testing.T) {
 				env := c.ServerEnv()
 				line, _ := json.Marshal(map[string]any{"id": c.ID, "argv": c.Argv, "env": env, "directory": fixture})
 				v := judgeLine(line)
-				if v.Verdict != c.Expect {
-					t.Errorf("%s: argv %q env %v: want %s, got %s (%s: %s)", c.ID, c.Argv, env, c.Expect, v.Verdict, v.Rule, v.Message)
+				if v.Verdict != c.Expected() {
+					t.Errorf("%s: argv %q env %v: want %s, got %s (%s: %s) %s", c.ID, c.Argv, env, c.Expected(), v.Verdict, v.Rule, v.Message, c.SupersededWhy())
 					continue
 				}
 				pass++

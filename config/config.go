@@ -78,6 +78,9 @@ type Config struct {
 	// HTTPTokenFile is where HTTPToken was read from, or "".
 	HTTPTokenFile string
 	HTTPMaxBody   int64
+	// HTTPMaxSessions caps the open MCP sessions (protocols before
+	// 2026-07-28).
+	HTTPMaxSessions int
 
 	// SandboxMode is "auto", "landlock", "limits" or "off", as set.
 	// Launch is true when children start through the launcher (every mode
@@ -424,6 +427,7 @@ func (cfg *Config) setTools(tools []string) error {
 
 func (cfg *Config) setTransport(env Env) error {
 	cfg.Transport, cfg.HTTPAddr, cfg.HTTPMaxBody = strings.TrimSpace(env.Transport), strings.TrimSpace(env.HTTPAddr), env.HTTPMaxBody
+	cfg.HTTPMaxSessions = env.HTTPMaxSessions
 	switch cfg.Transport {
 	case "stdio":
 		return nil
@@ -433,6 +437,9 @@ func (cfg *Config) setTransport(env Env) error {
 	}
 	if cfg.HTTPMaxBody <= 0 {
 		return &Error{Var: "MCP_SHELL_HTTP_MAX_BODY_BYTES", Problem: "must be a positive integer"}
+	}
+	if cfg.HTTPMaxSessions <= 0 {
+		return &Error{Var: "MCP_SHELL_HTTP_MAX_SESSIONS", Problem: "must be a positive integer"}
 	}
 	host, _, err := net.SplitHostPort(cfg.HTTPAddr)
 	if err != nil {

@@ -20,6 +20,17 @@ const (
 	defaultSandboxNetwork = "family"
 )
 
+// defaultHTTPMaxSessions caps the open MCP sessions over HTTP. Measured
+// (test/fault TestHTTPSessionsBounded): a session opened and abandoned
+// holds about 20 KiB of the server's RSS (19.6 KiB), so 1,024 sessions
+// are some 20 MiB. That is four sessions for each of the 256
+// authenticated connections the transport keeps (a client holds one
+// session per connection, plus the ones it abandoned on restarts within
+// the half-hour idle timeout), and the memory bound stays small beside
+// the running calls' (SECURITY.md). Past the cap the least recently used
+// idle session is closed.
+const defaultHTTPMaxSessions = 1024
+
 // defaultMaxConcurrent bounds the calls running at once. It is
 // a memory and process bound, not a CPU one: a call that waits (sleep, a
 // network fetch, a test suite's I/O) uses no CPU, and CPU-bound children

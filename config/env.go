@@ -44,6 +44,7 @@ type Env struct {
 	HTTPToken         string   `env:"MCP_SHELL_HTTP_TOKEN" desc:"bearer token clients must send over http (prefer MCP_SHELL_HTTP_TOKEN_FILE): at least 16 characters; a known placeholder or a value with too little entropy is refused at start-up"`
 	HTTPTokenFile     string   `env:"MCP_SHELL_HTTP_TOKEN_FILE" example:"/run/secrets/mcp-shell/token" desc:"file holding the bearer token for the http transport (the same rules as MCP_SHELL_HTTP_TOKEN); it must lie outside the allowed directories"`
 	HTTPMaxBody       int64    `env:"MCP_SHELL_HTTP_MAX_BODY_BYTES" desc:"largest HTTP request body in bytes"`
+	HTTPMaxSessions   int      `env:"MCP_SHELL_HTTP_MAX_SESSIONS" desc:"most MCP sessions open at once over http (protocols before 2026-07-28); past it the least recently used idle one is closed, and with none idle a new one gets 503"`
 	AuditLog          string   `env:"MCP_SHELL_AUDIT_LOG" example:"/var/log/mcp-shell/audit.jsonl" desc:"where audit records go: stderr, or a file path (JSON lines, appended, created mode 0600)" group:"Audit and diagnostics"`
 	LogLevel          string   `env:"MCP_SHELL_LOG_LEVEL" desc:"diagnostic log level: debug, info, warn or error"`
 	Sandbox           string   `env:"MCP_SHELL_SANDBOX" desc:"auto: every stage confined by Landlock where the kernel offers ABI 4 (Linux 6.7), else only rlimits and no_new_privs, said in one start-up line; landlock: the same but refuse to start without it; limits: rlimits and no_new_privs only; off: nothing" group:"Sandbox"`
@@ -82,6 +83,7 @@ func defaultEnv() Env {
 		Transport:       defaultTransport,
 		HTTPAddr:        defaultHTTPAddr,
 		HTTPMaxBody:     defaultHTTPMaxBody,
+		HTTPMaxSessions: defaultHTTPMaxSessions,
 		Sandbox:         defaultSandbox,
 		SandboxReadDirs: slices.Clone(sandbox.DefaultReadDirs),
 		SandboxNetwork:  defaultSandboxNetwork,

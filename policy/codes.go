@@ -39,6 +39,11 @@ const (
 	// CodeUnsafeName: the program name contains whitespace, a shell
 	// metacharacter or a control character, or is an unclean path.
 	CodeUnsafeName refusal.Code = "name.unsafe"
+	// CodeShellHabit: the program name is a shell builtin with no program
+	// of its name (cd, export, source ...) or a leading NAME=VALUE
+	// assignment; the message says what to send instead ("directory",
+	// "envs").
+	CodeShellHabit refusal.Code = "name.shell-habit"
 	// CodeRefusedProgram: the program is on the categorical refusal list
 	// (shells, interpreters, command wrappers, shell-escape tools), which no
 	// allowlist entry overrides.

@@ -11,13 +11,19 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 )
 
-// TestRedteam2Corpus (issue 12, every class) judges each redteam2 row the
-// way `check --jsonl` does: its setup argv run without a shell in a fresh
-// directory, the row's server environment, the policy built from it, the
-// call's directory pinned. A row whose setup program is missing is
-// skipped.
-func TestRedteam2Corpus(t *testing.T) {
-	rows := testcases.Load(t, "redteam2")
+// TestRedteamCorpora (issue 12, every class) judges each redteam2 and
+// redteam3 row the way `check --jsonl` does: its setup argv run without a
+// shell in a fresh directory, the row's server environment, the policy
+// built from it, the call's directory pinned. A row whose setup program
+// is missing is skipped.
+func TestRedteamCorpora(t *testing.T) {
+	for _, file := range []string{"redteam2", "redteam3"} {
+		t.Run(file, func(t *testing.T) { redteamCorpus(t, file) })
+	}
+}
+
+func redteamCorpus(t *testing.T, file string) {
+	rows := testcases.Load(t, file)
 	pass := 0
 	for _, c := range rows {
 		if c.Expect != "allow" && c.Expect != "reject" || c.Vector == "env" || c.Vector == "content" {
@@ -58,5 +64,5 @@ func TestRedteam2Corpus(t *testing.T) {
 		}
 		pass++
 	}
-	t.Logf("redteam2: %d rows pass", pass)
+	t.Logf("%s: %d rows pass", file, pass)
 }

@@ -62,8 +62,8 @@ var refusedGroups = []refusedGroup{
 		"openvt", "lpd", "zcip", "ifplugd", "mdev", "ftpd", "tftpd", "run0", "flatpak-spawn", "distrobox-enter",
 		"schedtool", "trickle", "aa-exec", "newrole", "keyctl", "operf", "ocount", "sshfs",
 	}},
-	{"editor, pager or tool with a shell escape or script language", "vim, nvim, emacs, nano, joe, less, more (util-linux), man-db, info, ed, sed, m4, dc, gnuplot, mail (bsd-mailx, s-nail: ~!), ftp clients (!), tig, mc, file managers, ghostscript (%pipe% with -dNOSAFER), ImageMagick (|cmd file names), pandoc (--filter), nmap (NSE Lua scripts), tcpdump (-z), aria2c (--on-download-*), rake (-e), rpm (--eval Lua), cpan, perlbug, gettext msgexec/msgfilter", []string{
-		"sed", "gsed", "ed", "red", "ex", "vi", "vim", "nvim", "view", "rvim", "rview", "vimdiff", "gvim", "emacs", "emacsclient",
+	{"editor, pager or tool with a shell escape or script language", "vim, nvim, emacs, nano, joe, less, more (util-linux), man-db, info, ed, m4, dc, gnuplot, mail (bsd-mailx, s-nail: ~!), ftp clients (!), tig, mc, file managers, ghostscript (%pipe% with -dNOSAFER), ImageMagick (|cmd file names), pandoc (--filter), nmap (NSE Lua scripts), tcpdump (-z), aria2c (--on-download-*), rake (-e), rpm (--eval Lua), cpan, perlbug, gettext msgexec/msgfilter", []string{
+		"ed", "red", "ex", "vi", "vim", "nvim", "view", "rvim", "rview", "vimdiff", "gvim", "emacs", "emacsclient",
 		"nano", "pico", "joe", "jed", "mcedit", "micro", "kak", "hx", "helix", "less", "more", "most", "pg", "man", "info",
 		"editor", "pager", "sensible-editor", "sensible-pager", "sensible-browser", "www-browser", "x-www-browser",
 		"lynx", "w3m", "m4", "dc", "gnuplot", "mail", "mailx", "bsd-mailx", "s-nail", "mutt", "neomutt", "tig", "lazygit",

@@ -6,6 +6,7 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/plan"
+	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
@@ -46,6 +47,12 @@ func (p *Policy) stage(w stageWords, c callContext) (plan.Stage, error) {
 // returns the allowlist rule that admitted name.
 func (p *Policy) admit(name string, at int) (string, error) {
 	if err := checkName(name, at); err != nil {
+		if r, ok := err.(*refusal.Rejection); ok && r.Code == CodeUnsafeName {
+			r.Message += splitHint(name)
+		}
+		return "", err
+	}
+	if err := shellHabit(name, at); err != nil {
 		return "", err
 	}
 	if n, category, ok := Refused(name); ok {

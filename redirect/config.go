@@ -42,6 +42,16 @@ var configFiles = []configFile{
 	{".gradle/init.gradle", "a Gradle init script", "gradle", "Gradle docs Initialization Scripts"},
 	{".gradle/init.d/", "Gradle init scripts", "gradle", "Gradle docs Initialization Scripts"},
 	{".hgrc", "Mercurial's configuration", "hg (hooks)", "hgrc(5)"},
+	{"mercurial.ini", "Mercurial's Windows user configuration", "hg (extensions load Python code, hooks run commands)", "hgrc(5) FILES"},
+	{".hg/", "a Mercurial repository", "hg (.hg/hgrc and .hg/hgrc-not-shared: extensions load Python code, hooks run commands; sharedpath points at another repository's)", "hgrc(5) FILES, hg help share"},
+	{".svn/", "a Subversion working copy", "svn (wc.db and pristine files svn trusts)", "svnbook, Subversion Working Copies"},
+	{".subversion/", "Subversion's runtime configuration", "svn (editor-cmd, diff-cmd, merge-tool-cmd and [tunnels] name programs)", "svnbook, Runtime Configuration Area"},
+	{".fslckout", "a Fossil checkout database", "fossil (checkout settings such as ssh-command and gdiff-command name programs)", "fossil help settings"},
+	{"_FOSSIL_", "a Fossil checkout database (Windows name)", "fossil", "fossil help settings"},
+	{".fossil", "Fossil's global configuration database", "fossil (editor, ssh-command, pgp-command name programs)", "fossil help settings"},
+	{".fossil-settings/", "Fossil's versioned settings", "fossil (gmerge-command and other settings name programs)", "fossil help settings (versionable)"},
+	{".bzr/", "a Bazaar branch or checkout", "bzr, brz (branch.conf and checkout settings)", "bzr help configuration"},
+	{".bazaar/", "Bazaar's user configuration and plugins", "bzr (plugins/ are Python code loaded at start, bazaar.conf names an editor)", "bzr help configuration, bzr help plugins"},
 	{".envrc", "a direnv script", "direnv (runs it on entering the directory)", "direnv(1)"},
 	{".bashrc", "bash's startup file", "bash", "bash(1) INVOCATION"},
 	{".bash_profile", "bash's login startup file", "bash", "bash(1) INVOCATION"},
@@ -63,7 +73,7 @@ func configFileOf(parts []string) (configFile, bool) {
 		low[i] = strings.ToLower(p)
 	}
 	for _, cf := range configFiles {
-		pat := strings.Split(strings.TrimSuffix(cf.pattern, "/"), "/")
+		pat := strings.Split(strings.ToLower(strings.TrimSuffix(cf.pattern, "/")), "/")
 		if strings.HasSuffix(cf.pattern, "/") {
 			if containsRun(low[:max(len(low)-1, 0)], pat) { // a file below the directory
 				return cf, true

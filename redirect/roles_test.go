@@ -44,6 +44,9 @@ func roleFixture(t *testing.T) string {
 	mk(".cargo/.keep", "x")
 	mk(".ssh/.keep", "x")
 	mk("sub/.keep", "x")
+	for _, d := range []string{".hg", "sub/.hg", ".svn", ".subversion", ".fossil-settings", ".bzr/branch", ".bazaar/plugins"} {
+		mk(d+"/.keep", "x")
+	}
 	os.Symlink("evil", filepath.Join(dir, "alias"))
 	return dir
 }
@@ -74,6 +77,21 @@ func TestRolesByContentAndPath(t *testing.T) {
 		{".config/git/config", string(CodeConfigFile)},
 		{".cargo/config.toml", string(CodeConfigFile)},
 		{".ssh/authorized_keys", string(CodeConfigFile)},
+		{".hg/hgrc", string(CodeConfigFile)},
+		{"sub/.hg/hgrc", string(CodeConfigFile)},
+		{".hg/hgrc-not-shared", string(CodeConfigFile)},
+		{".hg/sharedpath", string(CodeConfigFile)},
+		{"Mercurial.ini", string(CodeConfigFile)},
+		{".svn/wc.db", string(CodeConfigFile)},
+		{".subversion/config", string(CodeConfigFile)},
+		{".fslckout", string(CodeConfigFile)},
+		{"_FOSSIL_", string(CodeConfigFile)},
+		{".fossil", string(CodeConfigFile)},
+		{".fossil-settings/gmerge-command", string(CodeConfigFile)},
+		{".bzr/branch/branch.conf", string(CodeConfigFile)},
+		{".bazaar/plugins/x.py", string(CodeConfigFile)},
+		{".hgignore", ""},
+		{"x.hg", ""},
 		{"plain/config", ""},
 		{"plain/HEAD", ""},
 		{"config", ""},
@@ -145,6 +163,39 @@ func TestGlobalConfigRoleOracle(t *testing.T) {
 	os.Remove(filepath.Join(dir, ".gitconfig"))
 	if err := Probe(pin(t, dir), ".gitconfig", true); code(err) != CodeConfigFile {
 		t.Errorf("> .gitconfig: %v, want %s", err, CodeConfigFile)
+	}
+}
+
+// TestHgRepositoryConfigOracle: a .hg/hgrc written into a repository
+// makes the real hg load Python code on the next hg status; the redirect
+// that would write it is refused.
+func TestHgRepositoryConfigOracle(t *testing.T) {
+	hg, err := exec.LookPath("hg")
+	if err != nil || testing.Short() {
+		t.Skip("needs hg")
+	}
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	env := []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "HGRCPATH="}
+	run := func(args ...string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, hg, args...)
+		cmd.Dir, cmd.Env = dir, env
+		cmd.Run()
+	}
+	run("init")
+	marker := filepath.Join(dir, "marker")
+	os.WriteFile(filepath.Join(dir, "ext.py"), []byte("open('"+marker+"', 'w').write('python ran')\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, ".hg", "hgrc"), []byte("[extensions]\nx = "+filepath.Join(dir, "ext.py")+"\n"), 0o644)
+	run("status")
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatal("hg did not load the extension .hg/hgrc names: the oracle proves nothing")
+	}
+	d := pin(t, dir)
+	for _, target := range []string{".hg/hgrc", ".hg/hgrc-not-shared"} {
+		if err := Probe(d, target, true); code(err) != CodeConfigFile {
+			t.Errorf("> %s: %v, want %s", target, err, CodeConfigFile)
+		}
 	}
 }
 

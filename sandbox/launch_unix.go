@@ -110,3 +110,8 @@ func environ() []string {
 	}
 	return strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
 }
+
+// changesUser reports whether attr starts the process as another user.
+func changesUser(attr *os.ProcAttr) bool {
+	return attr.Sys != nil && attr.Sys.Credential != nil
+}

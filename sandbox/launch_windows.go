@@ -15,3 +15,9 @@ func RunLauncher([]string) int {
 	fmt.Fprintln(os.Stderr, "mcp-shell-server launcher: not available on windows")
 	return launchExitCode
 }
+
+// changesUser reports whether attr starts the process with another
+// user's token.
+func changesUser(attr *os.ProcAttr) bool {
+	return attr.Sys != nil && attr.Sys.Token != 0
+}

@@ -80,7 +80,7 @@ func (l *Launcher) startReexec(path string, argv []string, attr *os.ProcAttr, pl
 		return nil, &StartError{Step: "config", Msg: err.Error(), Err: err}
 	}
 	defer r.Close()
-	if attr.Sys != nil && attr.Sys.Credential != nil {
+	if changesUser(attr) {
 		// The launcher already runs as the other user, who may not build
 		// a mount namespace; the server's own stages never change user.
 		pl.readOnly = false

@@ -27,6 +27,9 @@ type call struct {
 	progress *reporter
 	// job is what the call asks of jobs and retained output (jobcall.go).
 	job JobInput
+	// session is the MCP session the call came on ("" over stdio and
+	// stateless HTTP): a job it starts keeps the session open.
+	session string
 }
 
 // execute runs c through the policy's decision (policy.Decide, the one

@@ -82,10 +82,20 @@
 //
 // HTTPHandler authenticates before a connection may take an
 // authenticated slot (conns.go: unauthenticated connections have a small
-// pool of their own, the newest pushing out the oldest), answers 401
-// without reading the body, audits 401/403/413 at a bounded rate, and
-// routes each request to a stateless SDK handler (protocol 2026-07-28) or
-// the stateful one (older versions) at the one endpoint.
+// pool of their own, the newest pushing out the oldest; an authenticated
+// request takes a serving slot once its body is in, a body still arriving
+// after a moment holds a receiving slot, and a full pool makes room by
+// cutting a stalled body or an idle connection, never a busy one),
+// answers 401 without reading the body, refuses (400) messages the SDK
+// would misread (framing.Check: ids above 2^53, no method), bounds the
+// MCP sessions (sessions.go: a cap, least recently used idle ones closed
+// first, idle ones closed after half an hour unless a call or job of
+// theirs runs), audits 400/401/403/408/413/503 at a bounded rate per
+// status, closes the connection of every refusal at once, and routes each
+// request to a stateless SDK handler (protocol 2026-07-28) or the
+// stateful one (older versions) at the one endpoint. A plain error the
+// SDK answers a method with gets a JSON-RPC code (protocol.go: a second
+// initialize is -32600).
 //
 // Not covered: HTTP requests the SDK refuses after authentication (a
 // malformed body, a batch at 2025-06-18 or later, a duplicate in-flight

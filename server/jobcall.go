@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/audit"
 	"github.com/seed-b63acb1b/mcp-shell-server/jobs"
 	"github.com/seed-b63acb1b/mcp-shell-server/outputs"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
@@ -86,8 +87,18 @@ func (s *Server) startJob(c call, o outcome, stdin *jobs.Input) outcome {
 		stdin.Close()
 		return o.withNotStarted("the server is shutting down")
 	}
+	// The job's end record has its room from the start, as the call's
+	// own record has: a job never ends unrecorded for want of room.
+	end, err := s.opts.Audit.Admit()
+	if err != nil {
+		s.gate.leave()
+		stdin.Close()
+		o.kind, o.err = auditRefused, fmt.Errorf("the server cannot write the job's end record right now, so the job was not started: %w", err)
+		return o
+	}
 	out, err := s.bg.store.Create()
 	if err != nil {
+		end.Release()
 		s.gate.leave()
 		stdin.Close()
 		o.kind, o.err = refused, refusal.New(CodeJobs, -1, "", "no room for another job's output (%v); wait for a job to end or stop one with job_kill", err)
@@ -108,7 +119,10 @@ func (s *Server) startJob(c call, o outcome, stdin *jobs.Input) outcome {
 	j := &jobs.Job{ID: out.ID, Tool: c.tool, Argv: c.argv, Dir: o.dir, Timeout: spec.Timeout, Progress: spec.Progress, Stdin: stdin}
 	ctx, cancel := context.WithCancel(s.base)
 	run := func(ctx context.Context) (runner.Result, error) { return runner.Run(ctx, *spec) }
-	if err := s.bg.table.Submit(ctx, cancel, j, run, s.jobEnded(c, o, out)); err != nil {
+	s.sessions.jobStarted(c.session) // before Submit: its end hook may run at once
+	if err := s.bg.table.Submit(ctx, cancel, j, run, s.jobEnded(c, o, out, end)); err != nil {
+		s.sessions.jobEnded(c.session)
+		end.Release()
 		cancel()
 		out.Drop()
 		s.gate.leave()
@@ -123,9 +137,10 @@ func (s *Server) startJob(c call, o outcome, stdin *jobs.Input) outcome {
 }
 
 // jobEnded is the hook that closes what a job held and writes its end
-// record (from the same outcome its start record came from), then lets
-// Shutdown go on.
-func (s *Server) jobEnded(c call, o outcome, out *outputs.Output) func(*jobs.Job) {
+// record (from the same outcome its start record came from) with the
+// room reserved when it started (kept and written again if the log
+// fails meanwhile), then lets Shutdown go on.
+func (s *Server) jobEnded(c call, o outcome, out *outputs.Output, end *audit.Ticket) func(*jobs.Job) {
 	return func(j *jobs.Job) {
 		st := j.Status()
 		out.FinishCounted(teeTotals(o.spec, st.StdoutBytes, st.StderrBytes))
@@ -148,7 +163,8 @@ func (s *Server) jobEnded(c call, o outcome, out *outputs.Output) func(*jobs.Job
 		}
 		rec.elapsed = st.EndedAt.Sub(rec.start)
 		rec.lifetime = s.opts.Lifetime.Mechanism()
-		s.opts.Audit.Log(context.Background(), auditRecord(c, rec))
+		end.LogDurable(context.Background(), auditRecord(c, rec), "job_end of job "+j.ID)
+		s.sessions.jobEnded(c.session)
 		s.gate.leave()
 	}
 }
@@ -189,10 +205,12 @@ func (s *Server) retain(spec *runner.Spec) *outputs.Output {
 // dropped (there is nothing to page or chain) and the result names none.
 func settle(out *outputs.Output, o outcome) outcome {
 	out.FinishCounted(teeTotals(o.spec, o.run.StdoutBytes, o.run.StderrBytes))
-	if out.Info().Empty() {
+	info := out.Info()
+	if info.Empty() {
 		out.Drop()
 		o.outputID = ""
 	}
+	o.retained = &info
 	return o
 }
 
@@ -250,13 +268,21 @@ func (s *Server) handOff(ctx context.Context, c call, o outcome, out *outputs.Ou
 	if !s.gate.enter() {
 		return false
 	}
+	end, err := s.opts.Audit.Admit() // the job's end record, as in startJob
+	if err != nil {
+		s.gate.leave()
+		return false // the call stays in the foreground and is recorded as one
+	}
 	o.outputID = out.ID
 	// From here the output is a job's: what it holds in memory goes to
 	// its files, and so does every later byte (also if the run ends
 	// before a slot is free: the call's answer then reads the same).
 	out.Persist()
 	j := &jobs.Job{ID: out.ID, Tool: c.tool, Argv: c.argv, Dir: o.dir, Timeout: o.spec.Timeout, Adaptive: true, Progress: o.spec.Progress}
-	if !s.bg.table.Adopt(ctx, cancel, j, ran, result, s.jobEnded(c, o, out)) {
+	s.sessions.jobStarted(c.session) // before Adopt: its end hook may run at once
+	if !s.bg.table.Adopt(ctx, cancel, j, ran, result, s.jobEnded(c, o, out, end)) {
+		s.sessions.jobEnded(c.session)
+		end.Release()
 		s.gate.leave()
 		return false
 	}

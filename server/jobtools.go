@@ -219,6 +219,14 @@ func (s *Server) addJobTools() error {
 	return nil
 }
 
+// recordedControls are the control tools answered only with room for
+// their record, like the command tools: read_output hands out a call's
+// output and job_stdin feeds a running program. job_status and job_list
+// show what the start records already hold, and job_kill only stops a
+// job (whose end record has its room from the start): they answer
+// while the log fails, their own records best-effort.
+var recordedControls = map[string]bool{"read_output": true, "job_stdin": true}
+
 // control is a job or retained-output tool: it answers from the store or
 // the job table, with the outcome the audit record is made from (answered,
 // or refused with a *refusal.Rejection).
@@ -243,6 +251,7 @@ func addControl[In any](s *Server, t *mcp.Tool, h control[In]) error {
 		}
 		t.OutputSchema = out
 	}
+	recorded := recordedControls[t.Name]
 	s.mcp.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		st := stateFrom(ctx)
 		st.call.tool = t.Name
@@ -250,6 +259,10 @@ func addControl[In any](s *Server, t *mcp.Tool, h control[In]) error {
 		if err := decodeArgs(req.Params.Arguments, resolved, &in); err != nil {
 			st.report(outcome{kind: invalidArgs, err: err})
 			return errorResult("Input validation error: " + err.Error()), nil
+		}
+		if recorded && st.admitErr != nil {
+			st.report(outcome{kind: auditRefused, err: st.admitErr})
+			return errorResult("Error: the server cannot write this call's audit record right now, so it was not answered"), nil
 		}
 		res, out, o := h(ctx, in)
 		st.report(o)

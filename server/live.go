@@ -77,6 +77,18 @@ func (c *calls) end(lc *liveCall) {
 	close(lc.done)
 }
 
+// running reports whether session has a running call.
+func (c *calls) running(session string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for lc := range c.live {
+		if lc.session == session {
+			return true
+		}
+	}
+	return false
+}
+
 // cancelSession cancels every running call of session with cause and
 // returns a channel closed once they have all ended (and been audited).
 func (c *calls) cancelSession(session string, cause error) <-chan struct{} {

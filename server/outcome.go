@@ -7,6 +7,7 @@ import (
 
 	"github.com/seed-b63acb1b/mcp-shell-server/audit"
 	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
+	"github.com/seed-b63acb1b/mcp-shell-server/outputs"
 	"github.com/seed-b63acb1b/mcp-shell-server/plan"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 	"github.com/seed-b63acb1b/mcp-shell-server/runner"
@@ -84,6 +85,10 @@ type outcome struct {
 	// (0: all); outputID names the call's retained output ("" for none).
 	textLimit int64
 	outputID  string
+	// retained is what the output store kept of a finished call's
+	// streams (nil: unknown, or nothing retained), so a result points to
+	// read_output only for bytes that are there.
+	retained *outputs.Info
 	// job is the job the call started, or that a record is about;
 	// read is a read of a retained output.
 	job  *jobNote

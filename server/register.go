@@ -49,7 +49,7 @@ func addTool[In any](s *Server, t *mcp.Tool, h tool[In]) error {
 			return invalidArguments(err), nil
 		}
 		st.call = h.call(req, in)
-		st.call.tool = t.Name
+		st.call.tool, st.call.session = t.Name, sessionID(req)
 		if st.admitErr != nil {
 			st.report(outcome{kind: auditRefused, err: st.admitErr})
 			return errorResult("Error executing command: the server cannot write this call's audit record right now, so the call was not run"), nil

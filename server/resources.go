@@ -2,12 +2,14 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/outputs"
@@ -68,12 +70,12 @@ func (s *Server) readResource(_ context.Context, req *mcp.ReadResourceRequest) (
 	}
 	out, err := s.bg.store.Get(id)
 	if err != nil {
-		return nil, mcp.ResourceNotFoundError(uri)
+		return nil, resourceGone(uri, err)
 	}
 	i, _ := outputs.StreamIndex(stream)
 	c, err := out.Read(i, 0, resourceReadLimit)
 	if err != nil {
-		return nil, mcp.ResourceNotFoundError(uri)
+		return nil, resourceGone(uri, err)
 	}
 	rc := &mcp.ResourceContents{URI: uri}
 	size := c.Info.Streams[i].Size
@@ -92,6 +94,18 @@ func (s *Server) readResource(_ context.Context, req *mcp.ReadResourceRequest) (
 	return res, nil
 }
 
+// resourceGone is the "resource not found" error (the SDK's code and
+// data) of an output that is not there, saying why when it was deleted
+// (expired, evicted; outputs.NotFoundError).
+func resourceGone(uri string, err error) error {
+	e := mcp.ResourceNotFoundError(uri)
+	var nf *outputs.NotFoundError
+	if je, ok := e.(*jsonrpc.Error); ok && errors.As(err, &nf) && nf.Reason != "" {
+		je.Message = "Resource not found: " + nf.Error() + "; run the command again to get it back"
+	}
+	return e
+}
+
 // readAuditMiddleware writes one record per resources/read: the output's
 // id, the stream and the byte count, never the content.
 func (s *Server) readAuditMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
@@ -100,22 +114,34 @@ func (s *Server) readAuditMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			return next(ctx, method, req)
 		}
 		start := time.Now()
-		res, err := next(ctx, method, req)
 		var uri string
 		if rr, ok := req.(*mcp.ReadResourceRequest); ok && rr.Params != nil {
 			uri = rr.Params.URI
 		}
 		id, stream, _ := parseOutputURI(uri)
-		o := outcome{kind: answered, read: &readNote{id: id, stream: stream}, start: start, elapsed: time.Since(start)}
+		o := outcome{kind: answered, read: &readNote{id: id, stream: stream}, start: start}
+		// A read is answered only with room for its record, as a
+		// read_output is.
+		ticket, admitErr := s.opts.Audit.Admit()
+		if admitErr != nil {
+			o.kind, o.err, o.elapsed = auditRefused, admitErr, time.Since(start)
+			s.opts.Audit.Log(ctx, auditRecord(call{tool: "resources/read"}, o))
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the server cannot write this read's audit record right now, so the resource was not read"}
+		}
+		res, err := next(ctx, method, req)
+		o.elapsed = time.Since(start)
 		if r, ok := res.(*mcp.ReadResourceResult); ok && err == nil {
 			for _, c := range r.Contents {
 				o.read.bytes += int64(len(c.Text) + len(c.Blob))
 			}
 		} else {
 			o.kind, o.err = refused, refusal.New(CodeUnknownID, -1, "", "resource not found: %s", uri)
+			if err != nil {
+				o.err = refusal.New(CodeUnknownID, -1, "", "%s", err.Error())
+			}
 		}
 		o.lifetime = s.opts.Lifetime.Mechanism()
-		s.opts.Audit.Log(ctx, auditRecord(call{tool: "resources/read"}, o))
+		ticket.Log(ctx, auditRecord(call{tool: "resources/read"}, o))
 		return res, err
 	}
 }

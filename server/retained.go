@@ -70,7 +70,11 @@ func (s *Server) withRetained(o outcome, res *mcp.CallToolResult, out any) *mcp.
 		return s.jobStartedResult(o)
 	}
 	if eo, isExec := out.(*ExecOutput); isExec && o.outputID != "" && (previewCut(eo.Stdout) || previewCut(eo.Stderr)) {
-		res.Content = append(res.Content, &mcp.TextContent{Text: fmt.Sprintf(`[the whole output is retained: read_output {"id":%q} pages it]`, o.outputID)})
+		what := "the whole output is retained"
+		if in := o.retained; in != nil && (in.Streams[0].Truncated || in.Streams[1].Truncated) {
+			what = fmt.Sprintf("the output is retained in part (stdout %d of %d bytes, stderr %d of %d)", in.Streams[0].Size, in.Streams[0].Total, in.Streams[1].Size, in.Streams[1].Total)
+		}
+		res.Content = append(res.Content, &mcp.TextContent{Text: fmt.Sprintf(`[%s: read_output {"id":%q} pages it]`, what, o.outputID)})
 	}
 	return res
 }

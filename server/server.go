@@ -90,6 +90,8 @@ type Server struct {
 	carriers carriers
 	// bg is the retained outputs and jobs (background.go).
 	bg background
+	// sessions bounds the HTTP sessions (sessions.go); nil over stdio.
+	sessions *sessionTable
 }
 
 // New builds the server and registers its tools. It returns an error if a
@@ -141,7 +143,7 @@ func New(o Options) (s *Server, err error) {
 		err = addTool(s, &mcp.Tool{
 			Name:         "execute_command",
 			Title:        "Run one program",
-			Description:  s.description("Execute one program with an explicit argv (program + args), without a shell; every argument is data (\"|\", \">\" and \";\" included). A non-zero exit or a timeout is a normal result.", min(DefaultTimeoutMS*time.Millisecond, o.Limits.MaxTimeout)),
+			Description:  s.description("Execute one program with an explicit argv (program + args), without a shell; every argument is data (\"|\", \">\" and \";\" included). A non-zero exit or a timeout is a normal result.", min(DefaultTimeoutMS*time.Millisecond, o.Limits.MaxTimeout), false),
 			InputSchema:  s.withJobInputs(execInputSchema()),
 			OutputSchema: eout,
 			Annotations:  annotations("Run one program"),
@@ -153,7 +155,7 @@ func New(o Options) (s *Server, err error) {
 	if err := s.registerBackground(); err != nil {
 		return nil, err
 	}
-	s.mcp.AddReceivingMiddleware(s.auditMiddleware, s.readAuditMiddleware)
+	s.mcp.AddReceivingMiddleware(s.auditMiddleware, s.readAuditMiddleware, s.protocolMiddleware)
 	return s, nil
 }
 
@@ -185,7 +187,7 @@ func (s *Server) addShellExecute(out *jsonschema.Schema) error {
 	return addTool(s, &mcp.Tool{
 		Name:         "shell_execute",
 		Title:        "Run a command",
-		Description:  s.description("Execute a command given as an argv array (no shell: quotes, globs, $VARS and ; mean nothing). Pipelines: [\"ls\",\"|\",\"wc\",\"-l\"]. Redirection inside the working directory: [\"sort\",\"in.txt\",\">\",\"out.txt\"].", s.opts.Limits.DefaultTimeout),
+		Description:  s.description("Execute a command given as an argv array (no shell: quotes, globs, $VARS and ; mean nothing). Pipelines: [\"ls\",\"|\",\"wc\",\"-l\"]. Redirection inside the working directory: [\"sort\",\"in.txt\",\">\",\"out.txt\"].", s.opts.Limits.DefaultTimeout, true),
 		InputSchema:  s.withJobInputs(shellInputSchema()),
 		OutputSchema: out,
 		Annotations:  annotations("Run a command"),
@@ -214,13 +216,34 @@ func (s *Server) Shutdown(ctx context.Context) error {
 
 func ptr[T any](v T) *T { return &v }
 
+// editHint says how files are changed with the allowed programs: sed -i
+// for an edit in place, patch with the diff as stdin, and (where the tool
+// has redirections) a ">" with the new content as stdin; "" when none of
+// them is allowed.
+func editHint(allowed []string, redirects bool) string {
+	var ways []string
+	if slices.Contains(allowed, "sed") {
+		ways = append(ways, `edit in place with ["sed","-i","s/old/new/","file.txt"]`)
+	}
+	if slices.Contains(allowed, "patch") {
+		ways = append(ways, `apply a diff with ["patch","-p1"] and the diff as stdin`)
+	}
+	if redirects && slices.Contains(allowed, "cat") {
+		ways = append(ways, `write a whole file with ["cat",">","file.txt"] and its content as stdin`)
+	}
+	if len(ways) == 0 {
+		return ""
+	}
+	return "Changing files: " + strings.Join(ways, "; ") + "."
+}
+
 // description is a tool's description: what it does (lead), then the
 // allowlist (sorted, so it is stable), the patterns in the operator's
 // order and the limits in force (defaultTimeout is the tool's own).
 // Allowlisted names the policy refuses
 // whatever the allowlist says (sh, bash, ...) are listed as refused, not
 // as allowed: a client would only waste calls on them.
-func (s *Server) description(lead string, defaultTimeout time.Duration) string {
+func (s *Server) description(lead string, defaultTimeout time.Duration, redirects bool) string {
 	a, l := s.opts.Advertised, s.opts.Limits
 	var allowed, refused []string
 	for _, c := range slices.Sorted(slices.Values(a.Commands)) {
@@ -238,6 +261,9 @@ func (s *Server) description(lead string, defaultTimeout time.Duration) string {
 	}
 	if len(a.Patterns) > 0 {
 		fmt.Fprintf(&b, "Allowed patterns: %s\n", strings.Join(a.Patterns, ", "))
+	}
+	if hint := editHint(allowed, redirects); hint != "" {
+		b.WriteString(hint + "\n")
 	}
 	fmt.Fprintf(&b, "Default timeout: %ds; maximum timeout: %ds; output cap: %d bytes\n",
 		int(defaultTimeout.Seconds()), int(l.MaxTimeout.Seconds()), l.OutputLimit)

@@ -287,7 +287,7 @@ func TestDescriptionIsSortedAndStable(t *testing.T) {
 	o := testOptions(t)
 	o.Advertised = Allowlist{Commands: []string{"zz", "aa", "mm"}, Patterns: []string{"x[0-9]"}}
 	s, _ := newServer(t, o)
-	d := s.description("lead", 30*time.Second)
+	d := s.description("lead", 30*time.Second, true)
 	if !strings.Contains(d, "Allowed commands: aa, mm, zz") || !strings.Contains(d, "Allowed patterns: x[0-9]") || !strings.Contains(d, "output cap: 1048576 bytes") {
 		t.Errorf("description %q", d)
 	}
@@ -300,7 +300,7 @@ func TestDescriptionListsRefusedNamesApart(t *testing.T) {
 	o := testOptions(t)
 	o.Advertised = Allowlist{Commands: []string{"sh", "ls", "bash", "git", "python3.12"}}
 	s, _ := newServer(t, o)
-	d := s.description("lead", 30*time.Second)
+	d := s.description("lead", 30*time.Second, true)
 	for _, want := range []string{"Allowed commands: git, ls\n", "Always refused by the security policy although listed: bash, python3.12, sh\n"} {
 		if !strings.Contains(d, want) {
 			t.Errorf("description lacks %q:\n%s", want, d)

@@ -6,7 +6,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/seed-b63acb1b/mcp-shell-server/audit"
 	"github.com/seed-b63acb1b/mcp-shell-server/runner"
 	"github.com/seed-b63acb1b/mcp-shell-server/server/framing"
 )
@@ -92,17 +91,5 @@ func (s *Server) stop(ctx context.Context, d time.Duration) {
 }
 
 // auditRefused records a message the framing layer answered itself (the
-// SDK never saw it): one record, result invalid_request, error_type
-// protocol. Best-effort, like other records not tied to an admitted call.
-func (s *Server) auditRefused(r framing.Refusal) {
-	what := "a message"
-	if r.Method != "" {
-		what = r.Method
-	}
-	s.opts.Audit.Log(context.Background(), audit.Record{
-		Time: time.Now(), ResultType: audit.InvalidRequest, ErrorKind: audit.KindProtocol, Tool: r.Tool,
-		Reason:    fmt.Sprintf("%s refused by the JSON-RPC layer (error %d): %s", what, r.Code, r.Message),
-		ReasonArg: r.Quoted,
-		Lifetime:  string(s.opts.Lifetime.Mechanism()),
-	})
-}
+// SDK never saw it).
+func (s *Server) auditRefused(r framing.Refusal) { s.auditProtocol(r) }

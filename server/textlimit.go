@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/outputs"
 )
 
 // textView is how a result's text shows each captured stream: whole when
@@ -14,9 +16,23 @@ import (
 type textView struct {
 	limit    int64
 	outputID string
+	// retained is what the output store kept (nil: unknown).
+	retained *outputs.Info
 }
 
-func (o outcome) view() textView { return textView{limit: o.textLimit, outputID: o.outputID} }
+func (o outcome) view() textView {
+	return textView{limit: o.textLimit, outputID: o.outputID, retained: o.retained}
+}
+
+// kept is how many bytes of stream name the retained output holds, or -1
+// when unknown.
+func (v textView) kept(name string) int64 {
+	i, ok := outputs.StreamIndex(name)
+	if v.retained == nil || !ok {
+		return -1
+	}
+	return v.retained.Streams[i].Size
+}
 
 // stream is the text of one stream's captured bytes b; whole is lossy(b),
 // already made for the structured output (a 1 MiB output is not converted
@@ -40,9 +56,15 @@ func (v textView) stream(name string, b []byte, whole string) string {
 		sb.WriteByte('\n')
 	}
 	fmt.Fprintf(&sb, "[... %d bytes of %s left out here (bytes %d to %d of %d)", start-end, name, end, start, len(b))
-	if v.outputID != "" {
+	switch kept := v.kept(name); {
+	case v.outputID != "" && (kept < 0 || kept >= int64(start)):
 		fmt.Fprintf(&sb, `; read them with read_output {"id":%q,"stream":%q,"offset":%d}`, v.outputID, name, end)
-	} else {
+	case v.outputID != "" && kept > int64(end):
+		// The retain directory filled up: only part of them was kept.
+		fmt.Fprintf(&sb, `; structuredContent.%s has them; read_output {"id":%q,"stream":%q,"offset":%d} pages them up to byte %d only, where the retained copy was cut (no room was left to keep more)`, name, v.outputID, name, end, kept)
+	case v.outputID != "":
+		fmt.Fprintf(&sb, "; structuredContent.%s has them (the retained copy kept only %d bytes: no room was left to keep more)", name, kept)
+	default:
 		fmt.Fprintf(&sb, "; structuredContent.%s has them", name)
 	}
 	sb.WriteString(" ...]\n")

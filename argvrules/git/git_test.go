@@ -96,7 +96,7 @@ func TestCheckTable(t *testing.T) {
 		"git remote add origin https://example.invalid/r.git", "git notes add -m --exec",
 		"git grep -n ext", "git log --grep=next::thing",
 		"git-status", "/usr/bin/git status", "git apply p.diff", "git apply -p1 --check p.diff",
-		"git apply --build-fake-ancestor=tmp.idx p.diff", "git init-db",
+		"git apply --build-fake-ancestor=tmp.idx p.diff", "git apply --directory=sub p.diff", "git init-db",
 	}
 	for _, s := range allow {
 		if rej := Check(split(s), testDir, nil); rej != nil {
@@ -169,6 +169,7 @@ func TestCheckTable(t *testing.T) {
 		"git archive --output=../a.tar HEAD", "git -C /tmp log --output=x",
 		"git --work-tree=/ log --output=x", "git log --output=", "git log --out --output=/x",
 		"git apply --unsafe-paths p.diff", "git apply --uns p.diff", "git apply --build-fake-ancestor=/tmp/i p",
+		"git apply --directory=/tmp p.diff", "git apply --directory ../x p.diff", "git apply --dir=a/../../x p.diff",
 		"git pack-objects /tmp/x", "git bundle create /tmp/b HEAD", "git checkout-index --prefix=/tmp/ -a",
 		// difftool / mergetool
 		"git difftool -x sh", "git difftool --extcmd=sh", "git difftool --extc sh", "git difftool -t vi",

@@ -138,15 +138,28 @@ func checkArchive(args []string, base int, g globals) *refusal.Rejection {
 	return nil
 }
 
-// checkApply refuses --unsafe-paths and confines --build-fake-ancestor.
+// checkApply refuses --unsafe-paths and confines --build-fake-ancestor
+// and --directory. apply.c prepends the --directory root to every name of
+// the patch and, without --unsafe-paths, refuses names that verify_path
+// rejects (absolute, "..", .git); the root itself is kept to the lexical
+// rules and the working directory here, so no value can point elsewhere
+// even where git's own check would change.
 func checkApply(args []string, base int, g globals) *refusal.Rejection {
 	res, rej := parseAndCheck(args, base, &applyTable)
 	if rej != nil {
 		return rej
 	}
 	for _, ev := range res.events {
-		if ev.spec != nil && ev.spec.long == "build-fake-ancestor" && !ev.unset {
+		if ev.spec == nil || ev.unset {
+			continue
+		}
+		switch ev.spec.long {
+		case "build-fake-ancestor":
 			if rej := checkOutputPath(ev, g, redirect.File); rej != nil {
+				return rej
+			}
+		case "directory":
+			if rej := checkOutputPath(ev, g, redirect.Dir); rej != nil {
 				return rej
 			}
 		}

@@ -18,8 +18,10 @@
 //   - A line that is longer than Options.MaxLine, is not JSON, nests
 //     deeper than Options.MaxDepth, is a batch (an array), is not an
 //     object, lacks "jsonrpc": "2.0", has an id that is not a string or an
-//     integer of at most 2^53 (objects, booleans, null, fractions), has a
-//     method that is not a string, is a tools/call whose params are not an
+//     integer of at most 2^53 in magnitude (objects, booleans, null,
+//     fractions, exponents, and 2^53+1 and beyond, which a double would
+//     round onto another id), has a method that is not a string, has
+//     neither a method nor a result or error, is a tools/call whose params are not an
 //     object, or reuses the id of a request still in flight is answered
 //     with a JSON-RPC error (-32700 parse error, -32600 invalid request,
 //     -32602 invalid params) carrying its id when one could be read, and
@@ -30,8 +32,11 @@
 //     always taken when none is in flight), is answered with CodeBusy and
 //     Options.OnRefused learns of it: a client cannot make the server hold
 //     an unbounded number of requests (SECURITY.md, "Memory bound").
-//   - A response (no method) that is malformed cannot be answered; it is
-//     logged and dropped.
+//   - A response (no method, a result or an error) without an id, or
+//     that does not decode, cannot be answered; it is logged and dropped.
+//   - Check is the part of these rules the SDK's own decoding lacks on any
+//     transport (exact integer ids, a message with neither a method nor a
+//     result or error), for the HTTP front.
 //   - Every other message is passed to the SDK as read. Requests with an
 //     id are tracked in flight until their response is written.
 //   - At the end of the input (EOF or a read error) InputEnded is closed,

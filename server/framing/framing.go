@@ -9,7 +9,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -377,7 +378,7 @@ func (t *Transport) validate(line []byte) (jsonrpc.Message, bool) {
 		t.refuse(jsonrpc.ID{}, "", "", jsonrpc.CodeParseError, "parse error: "+err.Error())
 		return nil, false
 	}
-	id, idErr := parseID(e.ID)
+	id, idErr := ParseID(e.ID)
 	var method string
 	hasMethod := e.Method != nil
 	if hasMethod {
@@ -396,8 +397,14 @@ func (t *Transport) validate(line []byte) (jsonrpc.Message, bool) {
 		return nil, false
 	}
 	if !hasMethod {
-		if !id.IsValid() || (e.Result == nil && e.Error == nil) {
-			t.opts.Log.Warn("dropped a malformed JSON-RPC response from the client")
+		if e.Result == nil && e.Error == nil {
+			// Neither a request nor a response: JSON-RPC 2.0 §5 makes it
+			// an invalid request, answered with its id when it has one.
+			t.refuse(id, "", "", jsonrpc.CodeInvalidRequest, noMethod)
+			return nil, false
+		}
+		if !id.IsValid() {
+			t.opts.Log.Warn("dropped a JSON-RPC response without an id from the client")
 			return nil, false
 		}
 		msg, err := jsonrpc.DecodeMessage(line)
@@ -450,7 +457,7 @@ func (t *Transport) markCancelled(params json.RawMessage) {
 	if json.Unmarshal(params, &p) != nil {
 		return
 	}
-	id, err := parseID(p.RequestID)
+	id, err := ParseID(p.RequestID)
 	if err != nil || !id.IsValid() {
 		return
 	}
@@ -476,7 +483,7 @@ func (t *Transport) refuseBatch(line []byte) {
 		json.Unmarshal(el, &e)
 		var method string
 		json.Unmarshal(e.Method, &method)
-		id, err := parseID(e.ID)
+		id, err := ParseID(e.ID)
 		if err != nil {
 			id = jsonrpc.ID{}
 		}
@@ -532,10 +539,22 @@ func (t *Transport) notify(r Refusal) {
 	}
 }
 
-// parseID reads a request id: absent (a notification), a string, or an
-// integer that float64 holds exactly (the SDK's jsonrpc.MakeID goes
-// through float64).
-func parseID(raw json.RawMessage) (jsonrpc.ID, error) {
+// noMethod is the refusal of a message with neither a method nor a
+// result or error.
+const noMethod = `invalid request: a message needs "method" (a request or notification) or "result" or "error" (a response)`
+
+// maxExactID is the largest integer id accepted: every integer up to 2^53
+// has its own float64, which the SDK's jsonrpc.MakeID (and a JavaScript
+// client) turns ids into; 2^53+1 would be answered as 2^53 and collide
+// with it.
+const maxExactID = 1 << 53
+
+// ParseID reads a JSON-RPC id as the SDK will hold it: absent (a
+// notification), a string, or an integer of at most 2^53 in magnitude,
+// checked on its text: "9007199254740993" is refused, not rounded; "7.0"
+// is 7; exponent forms are refused. The error says why any other
+// id is refused.
+func ParseID(raw json.RawMessage) (jsonrpc.ID, error) {
 	if raw == nil {
 		return jsonrpc.ID{}, nil
 	}
@@ -547,13 +566,34 @@ func parseID(raw json.RawMessage) (jsonrpc.ID, error) {
 		}
 		return jsonrpc.MakeID(s)
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		var f float64
-		if err := json.Unmarshal(raw, &f); err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
-			return jsonrpc.ID{}, fmt.Errorf("id %s must be a string or an integer of at most 2^53", raw)
+		n, ok := exactInteger(string(raw))
+		if !ok {
+			return jsonrpc.ID{}, fmt.Errorf("id %s must be a string or an integer of at most 2^53 (9007199254740992), which every client decodes exactly", capID(raw))
 		}
-		return jsonrpc.MakeID(f)
+		return jsonrpc.MakeID(float64(n))
 	}
 	return jsonrpc.ID{}, fmt.Errorf("id must be a string or an integer, not %s", kindOf(raw))
+}
+
+// exactInteger is the integer a JSON number spells, when it is one of
+// magnitude at most maxExactID: digits, optionally followed by a fraction
+// of zeros ("7.0"). Exponents are refused rather than evaluated (1e999999999
+// is valid JSON).
+func exactInteger(num string) (int64, bool) {
+	whole, frac, _ := strings.Cut(num, ".")
+	if strings.Trim(frac, "0") != "" {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(whole, 10, 64)
+	return n, err == nil && n >= -maxExactID && n <= maxExactID
+}
+
+// capID bounds an id quoted in a message.
+func capID(raw json.RawMessage) string {
+	if len(raw) > 40 {
+		return string(raw[:40]) + "..."
+	}
+	return string(raw)
 }
 
 func kindOf(raw json.RawMessage) string {
@@ -633,7 +673,7 @@ func peekID(data []byte) (jsonrpc.ID, bool) {
 			if dec.Decode(&raw) != nil {
 				return jsonrpc.ID{}, false
 			}
-			id, err := parseID(raw)
+			id, err := ParseID(raw)
 			return id, err == nil
 		}
 		if !skipValue(dec) {
@@ -662,3 +702,32 @@ func skipValue(dec *json.Decoder) bool {
 		}
 	}
 }
+
+// Check applies to one message (a JSON object) the two checks of this
+// layer that the SDK's own decoding lacks on every transport: an integer
+// id a double cannot hold exactly (the SDK would round it and answer, or
+// cancel, another request), and a message with an id but neither a method
+// nor a result or error (the SDK takes it for a response and drops it).
+// It returns the refusal, or nil; a message that is not an object is left
+// to the SDK. The Streamable HTTP front applies it to every message of a
+// POST.
+func Check(msg []byte) *Refusal {
+	var e envelope
+	if json.Unmarshal(msg, &e) != nil {
+		return nil
+	}
+	id, err := ParseID(e.ID)
+	var method string
+	json.Unmarshal(e.Method, &method)
+	switch {
+	case err != nil && len(e.ID) > 0 && (e.ID[0] == '-' || (e.ID[0] >= '0' && e.ID[0] <= '9')):
+		return &Refusal{Method: method, Tool: toolName(method, e.Params), Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: " + err.Error(), Quoted: capID(e.ID)}
+	case err == nil && e.Method == nil && e.Result == nil && e.Error == nil:
+		return &Refusal{ID: id, Code: jsonrpc.CodeInvalidRequest, Message: noMethod}
+	}
+	return nil
+}
+
+// ErrorReply is the JSON-RPC error response to r ("id": null when r has
+// none).
+func ErrorReply(r *Refusal) []byte { return errorReply(r.ID, r.Code, r.Message) }

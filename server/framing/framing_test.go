@@ -92,6 +92,12 @@ func TestUnusualMessagesAreAnsweredAndTheSessionGoesOn(t *testing.T) {
 		{"null id", `{"jsonrpc":"2.0","id":null,"method":"tools/list"}`, jsonrpc.CodeInvalidRequest, "null"},
 		{"fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}`, jsonrpc.CodeInvalidRequest, "null"},
 		{"huge id", `{"jsonrpc":"2.0","id":123456789012345678901,"method":"tools/list"}`, jsonrpc.CodeInvalidRequest, "null"},
+		{"id 2^53+1, which a double rounds to 2^53", `{"jsonrpc":"2.0","id":9007199254740993,"method":"tools/list"}`, jsonrpc.CodeInvalidRequest, "null"},
+		{"id -2^53-1", `{"jsonrpc":"2.0","id":-9007199254740993,"method":"tools/list"}`, jsonrpc.CodeInvalidRequest, "null"},
+		{"exponent id", `{"jsonrpc":"2.0","id":1e2,"method":"tools/list"}`, jsonrpc.CodeInvalidRequest, "null"},
+		{"id without method, result or error", `{"jsonrpc":"2.0","id":1}`, jsonrpc.CodeInvalidRequest, "1"},
+		{"string id without method", `{"jsonrpc":"2.0","id":"x","params":{}}`, jsonrpc.CodeInvalidRequest, `"x"`},
+		{"no id, no method", `{"jsonrpc":"2.0"}`, jsonrpc.CodeInvalidRequest, "null"},
 		{"a number", `42`, jsonrpc.CodeInvalidRequest, "null"},
 		{"no version", `{"id":3,"method":"tools/list"}`, jsonrpc.CodeInvalidRequest, "3"},
 		{"method not a string", `{"jsonrpc":"2.0","id":4,"method":5}`, jsonrpc.CodeInvalidRequest, "4"},
@@ -295,5 +301,43 @@ func TestRequestsPastTheInFlightBoundsAreRefused(t *testing.T) {
 				t.Fatalf("after an answer: %+v", req)
 			}
 		})
+	}
+}
+
+// TestExactIDsAreServed: integer ids up to 2^53 in magnitude reach the SDK
+// as the integers they spell, each distinct from its neighbour.
+func TestExactIDsAreServed(t *testing.T) {
+	for _, tt := range []struct {
+		raw  string
+		want int64
+	}{{"9007199254740992", 1 << 53}, {"9007199254740991", 1<<53 - 1}, {"-9007199254740992", -(1 << 53)}, {"7.0", 7}, {"0", 0}} {
+		p := newPipe(t, Options{})
+		p.send(`{"jsonrpc":"2.0","id":` + tt.raw + `,"method":"tools/list"}`)
+		req, ok := p.next().(*jsonrpc.Request)
+		if !ok || req.ID.Raw() != tt.want {
+			t.Errorf("id %s reached the SDK as %+v, want %d", tt.raw, req, tt.want)
+		}
+	}
+}
+
+func TestCheck(t *testing.T) {
+	for _, tt := range []struct {
+		msg  string
+		code int64
+	}{
+		{`{"jsonrpc":"2.0","id":9007199254740993,"method":"tools/list"}`, jsonrpc.CodeInvalidRequest},
+		{`{"jsonrpc":"2.0","id":1}`, jsonrpc.CodeInvalidRequest},
+		{`{"jsonrpc":"2.0","id":1,"result":{}}`, 0},
+		{`{"jsonrpc":"2.0","id":9007199254740992,"method":"tools/list"}`, 0},
+		{`{"jsonrpc":"2.0","method":"notifications/initialized"}`, 0},
+		{`{"jsonrpc":"2.0","id":true,"method":"x"}`, 0}, // the SDK refuses it itself
+	} {
+		r := Check([]byte(tt.msg))
+		switch {
+		case tt.code == 0 && r != nil:
+			t.Errorf("Check(%s) = %+v, want nil", tt.msg, r)
+		case tt.code != 0 && (r == nil || r.Code != tt.code):
+			t.Errorf("Check(%s) = %+v, want code %d", tt.msg, r, tt.code)
+		}
 	}
 }

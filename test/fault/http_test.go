@@ -93,7 +93,14 @@ func callBody(id int, version string, argv ...string) string {
 // session opens an MCP session at a legacy version.
 func (h *httpServer) session(t *testing.T, version string) string {
 	t.Helper()
-	resp, err := h.post(context.Background(), http.DefaultClient, "", version,
+	return h.sessionWith(t, http.DefaultClient, version)
+}
+
+// sessionWith opens an MCP session through client: initialize, then
+// notifications/initialized.
+func (h *httpServer) sessionWith(t *testing.T, client *http.Client, version string) string {
+	t.Helper()
+	resp, err := h.post(context.Background(), client, "", version,
 		fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"fault","version":"0"}}}`, version))
 	if err != nil {
 		t.Fatal(err)
@@ -104,10 +111,11 @@ func (h *httpServer) session(t *testing.T, version string) string {
 	if id == "" {
 		t.Fatalf("initialize at %s: status %d, no session", version, resp.StatusCode)
 	}
-	resp, err = h.post(context.Background(), http.DefaultClient, id, version, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	resp, err = h.post(context.Background(), client, id, version, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	if err != nil {
 		t.Fatal(err)
 	}
+	io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	return id
 }

@@ -153,15 +153,20 @@ func TestJSONRPCRobustness(t *testing.T) {
 	}
 }
 
-// TestRedactionEndToEnd: the forms issue 16 found in clear leave no secret
-// in the audit log, ordinary words and the server's sentences stay whole,
-// and env names are kept.
+// TestRedactionEndToEnd: credentials in the forms their programs read
+// them leave no secret in the audit log, in both directions: what is not
+// a credential (file names whatever words they hold, sort keys, words,
+// commit ids, UUIDs) is recorded whole, and so are the server's sentences
+// and env names.
 func TestRedactionEndToEnd(t *testing.T) {
-	s := startStdio(t, "ALLOW_COMMANDS=echo,curl")
-	secrets := []string{"hunter2pw", "s3cr3tpass", "tok3nAsUser", "p@ss", "mysqlpw", "pwflag", "envsecret", "schemasecret", "ghp_0123456789abcdefghij"}
+	s := startStdio(t, "ALLOW_COMMANDS=echo,curl,cat,sort,grep,git,docker,aws,sqlplus,mysql")
+	const ghTok = "ghp_0123456789abcdefghijABCDEFGHIJ"
+	secrets := []string{"hunter2pw", "s3cr3tpass", "tok3nAsUser", "p@ss", "mysqlpw", "pwflag", "envsecret", "schemasecret",
+		"ghp_0123456789abcdefghij", "userEqPW", "dockerPW", "awsSECRETv", "tigerPW", "sigVALUE9", ghTok}
 	calls := []map[string]any{
 		{"command": []string{"curl", "-u", "alice:hunter2pw", "-K", "cfg", "https://example.invalid"}},
 		{"command": []string{"curl", "--user", "alice:s3cr3tpass", "-K", "cfg"}},
+		{"command": []string{"curl", "--user=alice:userEqPW", "https://example.invalid"}},
 		{"command": []string{"echo", "https://tok3nAsUser@github.com/o/r.git"}},
 		{"command": []string{"echo", "https://bob:p@ss@example.com/x"}},
 		{"command": []string{"mysql", "-p", "mysqlpw"}},
@@ -169,6 +174,16 @@ func TestRedactionEndToEnd(t *testing.T) {
 		{"command": []string{"echo", "x"}, "envs": map[string]string{"MY_SETTING": "envsecret"}},
 		{"command": []string{"echo"}, "timeout": "schemasecret"},
 		{"command": []string{"echo", "ghp_0123456789abcdefghij"}},
+		{"command": []string{"docker", "login", "-u", "bob", "-p", "dockerPW", "registry.example"}},
+		{"command": []string{"aws", "configure", "set", "aws_secret_access_key", "awsSECRETv"}},
+		{"command": []string{"sqlplus", "scott/tigerPW@orcl"}},
+		{"command": []string{"curl", "https://b.s3.amazonaws.com/k?X-Amz-Signature=sigVALUE9"}},
+		{"command": []string{"echo", "x"}, "envs": map[string]string{ghTok: "v"}},
+		{"command": []string{"cat", "/etc/passwd", ".git-credentials", "src/auth/handler.go"}},
+		{"command": []string{"sort", "--key=2", "f"}},
+		{"command": []string{"grep", "password", "f"}},
+		{"command": []string{"git", "show", "4b825dc642cb6eb9a060e54bf8d69288fbee4904"}},
+		{"command": []string{"echo", "3f2504e0-4f89-11d3-9a0c-0305e82c3301"}},
 		{"command": []string{"echo", "a\x00b"}},
 	}
 	for i, args := range calls {
@@ -189,13 +204,18 @@ func TestRedactionEndToEnd(t *testing.T) {
 	}
 	recs := records(t, s.audit)
 	kept := map[string]bool{}
-	for _, want := range []string{"compass", "which no program can receive", `"MY_SETTING":"[REDACTED]"`, "https://[REDACTED]@github.com/o/r.git", "https://[REDACTED]@example.com/x"} {
+	wants := []string{"compass", "which no program can receive", `"MY_SETTING":"[REDACTED]"`, "https://[REDACTED]@github.com/o/r.git", "https://[REDACTED]@example.com/x",
+		`"/etc/passwd"`, `".git-credentials"`, `"src/auth/handler.go"`, `"--key=2"`, `"password"`, "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+		"3f2504e0-4f89-11d3-9a0c-0305e82c3301", `"alice:[REDACTED]"`, `"scott/[REDACTED]@orcl"`, `"aws_secret_access_key"`}
+	lost := 0
+	for _, want := range wants {
 		kept[want] = strings.Contains(string(raw), want)
 		if !kept[want] {
+			lost++
 			t.Errorf("the audit log lost %q", want)
 		}
 	}
-	t.Logf("%d calls, %d records; %d of %d secrets in the log; words and sentences kept: %v", len(calls), len(recs), leaked, len(secrets), kept)
+	t.Logf("%d calls, %d records; %d of %d secrets in the log; %d of %d values that are no secrets lost", len(calls), len(recs), leaked, len(secrets), lost, len(wants))
 	if len(recs) != len(calls) {
 		t.Errorf("%d records for %d calls", len(recs), len(calls))
 	}
