@@ -58,6 +58,9 @@ func TestDay(t *testing.T) {
 			})
 		}
 	})
+	if fixtures[1] != nil {
+		t.Run("denials", func(t *testing.T) { testDenials(t, fixtures[1]) })
+	}
 	if len(results[0]) != len(rows) || len(results[1]) != len(rows) {
 		t.Fatal("a mode did not run every row")
 	}

@@ -215,6 +215,7 @@ func (f *fixture) buildProjects(t *testing.T) {
 	f.write(t, "c/s.s", "\t.text\n\t.globl f\nf:\n\tret\n")
 
 	f.gitRepo(t, "mk", map[string]string{"Makefile": makefile, "main.c": "int main(void) { return 0; }\n"})
+	f.buildProbe(t)
 
 	f.write(t, "rs/Cargo.toml", "[package]\nname = \"day\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n")
 	f.write(t, "rs/src/main.rs", "fn add(a: i32, b: i32) -> i32 { a + b }\n\nfn main() { println!(\"{}\", add(1, 2)); }\n\n"+
@@ -247,6 +248,8 @@ gobuild:
 	cd ../gomod && go build -o hello ./cmd/hello
 npmtest:
 	cd ../app && npm test
+outside:
+	echo changed > ../../canary.txt
 `
 
 // writeWheel writes a pure-Python wheel by hand (PEP 427): the corpus
@@ -290,7 +293,7 @@ var allowlist = []string{
 func (f *fixture) start(t *testing.T) {
 	t.Helper()
 	allow := append([]string{}, allowlist...)
-	allow = append(allow, filepath.Join(f.work, "venv/bin/pip"))
+	allow = append(allow, filepath.Join(f.work, "venv/bin/pip"), f.probe())
 	env := []string{
 		"PATH=" + os.Getenv("PATH"), "HOME=" + f.home, "LANG=C.UTF-8", "USER=" + os.Getenv("USER"),
 		"ALLOW_COMMANDS=" + strings.Join(allow, ","),
