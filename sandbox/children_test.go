@@ -43,6 +43,14 @@ func TestChildrenProfiles(t *testing.T) {
 	if conf.Network || len(conf.Sockets) > 0 {
 		t.Errorf("make got its children's network or agents: %+v", conf)
 	}
+	writeFile(t, filepath.Join(home, ".gitconfig"), "[user]\n\tsigningKey = ~/.ssh/id_ed25519.pub\n", 0o644)
+	signer := filepath.Join(home, ".ssh", "id_ed25519")
+	if git := stageOf(t, l.Rules, work, env, nil, "git", "commit", "-S").Confinement; !slices.Contains(git.Read, signer) {
+		t.Errorf("git commit -S cannot read the configured signing key %s: %q", signer, git.Read)
+	}
+	if mk := stageOf(t, l.Rules, work, env, nil, "make").Confinement; slices.Contains(mk.Read, signer) || slices.Contains(mk.Read, signer+".pub") {
+		t.Errorf("a make stage may read git's signing key: %q", mk.Read)
+	}
 	leaf := stageOf(t, l.Rules, work, env, nil, "cat", "x").Confinement
 	if slices.Contains(leaf.Read, filepath.Join(home, ".gitconfig")) {
 		t.Errorf("a leaf got git's configuration: %q", leaf.Read)

@@ -470,17 +470,19 @@ func (r *Rules) userCachesOf(home string) map[string]CacheChoice {
 }
 
 // homeReads returns the configuration files of fams beneath home
-// (HomeConfig, ConfigReads), for an absolute home.
+// (HomeConfig, and the stage's own family's ConfigReads), for an absolute
+// home. The files ConfigReads names (git's signing keys) are never a
+// child's: a make recipe could read them with any program.
 func homeReads(fams []*argvrules.Family, home string) []string {
 	if !filepath.IsAbs(home) {
 		return nil
 	}
 	var out []string
-	for _, fam := range fams {
+	for i, fam := range fams {
 		for _, rel := range fam.HomeConfig {
 			out = append(out, filepath.Join(home, rel))
 		}
-		if fam.ConfigReads != nil {
+		if fam.ConfigReads != nil && i == 0 {
 			out = append(out, fam.ConfigReads(home)...)
 		}
 	}
