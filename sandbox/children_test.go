@@ -120,3 +120,27 @@ func familyOf(t *testing.T, name string) *argvrules.Family {
 	t.Fatalf("no family %s", name)
 	return nil
 }
+
+// TestReparent: a stage moves and links files between directories of its
+// writable trees, as git-lfs and rustc do (the stage's own nested domain
+// must grant LANDLOCK_ACCESS_FS_REFER, which every domain otherwise
+// denies; ln, unlike mv, has no copying fallback), and still cannot move one out of them: the file outside stays
+// where it is.
+func TestReparent(t *testing.T) {
+	requireLandlock(t)
+	for _, reexec := range []bool{false, true} {
+		work, outside := t.TempDir(), t.TempDir()
+		writeFile(t, filepath.Join(outside, "canary"), "canary\n", 0o644)
+		l := newLauncherMethod(t, Config{Mode: ModeAuto, WriteDirs: []string{work}, Limits: DefaultLimits(), Exec: shAny}, reexec)
+		c := call{l: l, dir: work}
+		if o := c.run(t, "sh", "-c", "mkdir -p a/t b/c && echo x > a/t/x && ln a/t/x b/c/l && ln b/c/l y && cat y b/c/l"); o.exit != 0 || o.stdout != "x\nx\n" || o.stderr != "" {
+			t.Errorf("reexec=%v: moving within the writable tree: %v", reexec, o)
+		}
+		if o := c.run(t, "sh", "-c", "ln "+filepath.Join(outside, "canary")+" stolen || mv "+filepath.Join(outside, "canary")+" stolen"); o.exit == 0 {
+			t.Errorf("reexec=%v: a stage moved a file from outside its writable trees: %v", reexec, o)
+		}
+		if _, err := os.Stat(filepath.Join(outside, "canary")); err != nil {
+			t.Errorf("reexec=%v: the canary outside is gone: %v", reexec, err)
+		}
+	}
+}
