@@ -52,11 +52,17 @@ func (d Denial) String() string {
 // MaxDenials caps the denials one call reports.
 const MaxDenials = 8
 
-// deniedLine matches the messages programs print for EACCES and EPERM:
-// strerror's "Permission denied" and "Operation not permitted" (glibc
-// string/_strerror.c; Go's syscall.Errno strings are the lower-case
-// forms), and the errno names some print.
-var deniedLine = regexp.MustCompile(`(?i)permission denied|operation not permitted|\bEACCES\b|\bEPERM\b`)
+// deniedLine matches the messages programs print for EACCES, EPERM and
+// EROFS: strerror's "Permission denied", "Operation not permitted" and
+// "Read-only file system" (glibc sysdeps/gnu/errlist.h; Go's
+// syscall.Errno strings are the lower-case forms), and the errno names
+// some print. A root server's stages see every mount but their writable
+// trees read-only (mountns_linux.go), so their writes outside fail with
+// EROFS before Landlock's EACCES.
+var deniedLine = regexp.MustCompile(`(?i)permission denied|operation not permitted|read-only file system|\bEACCES\b|\bEPERM\b|\bEROFS\b`)
+
+// readOnly is the EROFS message: always a write.
+var readOnly = regexp.MustCompile(`(?i)read-only file system|\bEROFS\b`)
 
 var (
 	connectWords = regexp.MustCompile(`(?i)\b(connect|dial|bind|socket|connection)\b`)
@@ -91,12 +97,12 @@ func GuessDenials(stderr []byte) []Denial {
 			continue
 		}
 		d := Denial{Kind: DeniedAccess, Guess: true}
-		if m := pathWord.FindStringSubmatch(s); m != nil {
-			d.Target = m[1]
-		}
+		d.Target = nearestPath(s)
 		switch {
 		case connectWords.MatchString(s):
 			d.Kind, d.Target = DeniedConnect, address.FindString(s)
+		case readOnly.MatchString(s):
+			d.Kind = DeniedWrite
 		case execWords.MatchString(s):
 			d.Kind = DeniedExec
 		case writeWords.MatchString(s):
@@ -113,6 +119,20 @@ func GuessDenials(stderr []byte) []Denial {
 		}
 	}
 	return out
+}
+
+// nearestPath is the path named last before the message's error (the
+// shell that prints "sh: 1: cannot create X: ..." names itself first),
+// else the first of the line, else "".
+func nearestPath(s string) string {
+	loc := deniedLine.FindStringIndex(s)
+	if ms := pathWord.FindAllStringSubmatch(s[:loc[0]], -1); ms != nil {
+		return ms[len(ms)-1][1]
+	}
+	if m := pathWord.FindStringSubmatch(s); m != nil {
+		return m[1]
+	}
+	return ""
 }
 
 func containsDenial(ds []Denial, d Denial) bool {
@@ -166,7 +186,7 @@ func Hint(ds []Denial) string {
 	}
 	lead := "The sandbox denied "
 	if guess {
-		lead = "The sandbox may have denied (a guess from the program's \"Permission denied\"; the kernel reports no denials here) "
+		lead = "The sandbox may have denied (a guess from the program's error; the kernel reports no denials here) "
 	}
 	return fmt.Sprintf("%s%s: %s; MCP_SHELL_SANDBOX=off shows whether it is the cause.", lead, strings.Join(what, ", "), strings.Join(widen, "; "))
 }

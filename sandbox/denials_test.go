@@ -22,6 +22,8 @@ func TestGuessDenials(t *testing.T) {
 		{"go: example.com/m@v1: Get \"https://proxy.golang.org/x\": dial tcp [2a00::1]:443: connect: permission denied\n", "TCP to [2a00::1]:443"},
 		{"open /root/go/pkg/mod/cache/lock: permission denied\n", "write to /root/go/pkg/mod/cache/lock"},
 		{"cat: /srv/data: Permission denied\n", "access to /srv/data"},
+		{"/bin/sh: 1: cannot create ../../canary.txt: Read-only file system\n", "write to ../../canary.txt"},
+		{"touch: setting times of '/etc/passwd': Read-only file system\n", "write to /etc/passwd"},
 		{"error: something else\n", ""},
 		{"x: Operation not permitted\nx: Operation not permitted\n", "access to a file"},
 	} {
