@@ -91,6 +91,11 @@ var (
 	// cargo.install-path: an install root or path that leaves the working directory.
 	ruleCargoInstallPath = refusal.Rule{Code: "cargo.install-path", Phrase: cargoPolicy}
 
+	// cc.exec-option: a compiler driver option that runs or loads a program of the request's choosing (-wrapper, -B, -specs=, -fplugin=, a linker -plugin, clang's -Xclang -load, --ld-path=).
+	ruleCCExecOption = refusal.Rule{Code: "cc.exec-option", Phrase: ccPolicy}
+	// cc.response-file: @FILE, whose options this check cannot see.
+	ruleCCResponseFile = refusal.Rule{Code: "cc.response-file", Phrase: ccPolicy}
+
 	// curl.exec-option: a curl option that loads code (--engine), reads
 	// options from elsewhere (-K/--config) or talks to a local daemon
 	// socket.

@@ -4,6 +4,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules/git"
 )
@@ -58,8 +59,28 @@ type Family struct {
 	// holding the family's configuration, which its stages may read when
 	// the children get HOME (git fails when ~/.gitconfig is unreadable).
 	HomeConfig []string
-	// SandboxSource names where Exec, RunsPrograms, Network, Caches and
-	// HomeConfig come from.
+	// ConfigReads, when set, returns further files the user's own
+	// configuration beneath home names for the family to read (git's
+	// signing keys: ~/.gitconfig's user.signingKey).
+	ConfigReads func(home string) []string
+	// ExecBeside are helpers beneath the installation prefix of the
+	// stage's program (the parent of its directory: /usr for
+	// /usr/bin/gcc-12), relative to it; a directory grants everything
+	// beneath (a compiler driver's libexec/gcc). Missing entries are
+	// skipped. Ignored when RunsPrograms.
+	ExecBeside []string
+	// Agents are the daemons the family's programs talk to over UNIX
+	// sockets (gpg-agent for signing).
+	Agents Agents
+	// Children are the families whose programs a stage of this family
+	// starts in its everyday job (git under go, go and git under make).
+	// A stage and its descendants are one Landlock domain, so a stage of
+	// a family that RunsPrograms also gets its children's (and their
+	// children's) reads beneath HOME, caches and helpers: never their
+	// network or agents, which stay the call's.
+	Children []string
+	// SandboxSource names where Exec, RunsPrograms, Network, Caches,
+	// HomeConfig, ExecBeside, Agents and Children come from.
 	SandboxSource string
 	// Env, when set, returns environment entries a stage of this family
 	// needs beyond the minimal child environment (git's hardening
@@ -106,6 +127,25 @@ type Cache struct {
 	Env string
 	// Dir is the directory's name beneath the server's cache root.
 	Dir string
+	// User is where the program keeps it by default, relative to HOME
+	// (go's ~/.cache/go-build): the sandbox uses the user's own when it
+	// exists and only the user can write it, so that builds start warm.
+	// Empty for a directory that also holds programs the user runs
+	// (GOPATH/bin, CARGO_HOME/bin), which stays the server's.
+	User string
+}
+
+// Agents are the UNIX sockets a family's programs talk to.
+type Agents struct {
+	// Sockets are their paths: "~/" is beneath the stage's HOME, "{uid}"
+	// the server's user id, "$NAME" the value of NAME in the stage's
+	// environment. Missing ones are skipped.
+	Sockets []string
+	// Subcommands are the subcommands that talk to them (as
+	// Network.Subcommands reads them).
+	Subcommands []string
+	// Reason says why.
+	Reason string
 }
 
 // gitCore are the directories git's own programs (git-upload-pack,
@@ -135,14 +175,22 @@ var registry = []Family{
 		SandboxSource: "GNU tar 1.34 src/buffer.c zip_program (the compressors of -z -j -J --lzip --lzma --lzop --zstd -Z) and src/system.c " +
 			"(compression runs /bin/sh -c PROGRAM, decompression execvp's PROGRAM -d); libarchive 3.7 runs lz4, lzop, zstd ... when built without the library"},
 	{Name: "git", Programs: []string{"git"}, Also: isGitDashed, Recognize: checkGit, Env: gitEnv, Secrets: gitTable.read, Source: "git 2.53 ∪ 2.39 parse-options (package git)",
-		HomeConfig: []string{".gitconfig", ".config/git"},
-		Exec:       append(append([]string{}, gitCore...), "git", "sh", "true", "ssh", "gpg", "gpgsm", "ssh-keygen"),
+		HomeConfig:  append([]string{".gitconfig", ".config/git"}, gnupgPublic...),
+		ConfigReads: git.SigningFiles,
+		Exec: append(append([]string{}, gitCore...), "git", "sh", "true", "ssh", "gpg", "gpgsm", "ssh-keygen",
+			"basename", "sed", "uname", "gettext", "envsubst", "gettext.sh", "git-lfs"),
 		Network: Network{Fetch: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "fetch-pack", "send-pack", "archive", "send-email"}, Subcommands: gitSubcommands,
 			Reason: "they talk to remotes over http(s), git:// or ssh (transport.c, connect.c); archive only with --remote, send-email over SMTP"},
+		Agents: Agents{Sockets: []string{"~/.gnupg/S.gpg-agent", "/run/user/{uid}/gnupg/S.gpg-agent", "$SSH_AUTH_SOCK"},
+			Subcommands: []string{"commit", "tag", "merge", "rebase", "cherry-pick", "revert", "am", "pull", "commit-tree", "push"},
+			Reason:      "signing (commit.gpgSign, -S, tag -s, push --signed) asks gpg-agent or ssh-agent for the signature"},
 		SandboxSource: "git 2.39/2.53: its own programs live in gitexecdir (git-core); connect.c git_connect runs the local and ssh transports " +
 			"(git-upload-pack 'PATH') with use_shell, run-command.c prepare_shell_cmd runs commands with shell metacharacters through sh, " +
-			"and 2.39's git-submodule and merge strategies are sh scripts; true is the pinned core.editor, ssh the pinned core.sshCommand, " +
-			"gpg, gpgsm and ssh-keygen the pinned gpg.*.program (package git ChildConfig); git-config(1) FILES: ~/.gitconfig, $XDG_CONFIG_HOME/git/config"},
+			"and 2.39's git-bisect, git-submodule and git-merge-octopus are sh scripts that source gettext.sh and run basename, sed, uname, gettext and envsubst " +
+			"(git-sh-setup.sh, git-sh-i18n.sh; each seen denied in test/day); true is the pinned core.editor, ssh the pinned core.sshCommand, " +
+			"gpg, gpgsm and ssh-keygen the pinned gpg.*.program (package git ChildConfig); git-lfs is the filter.lfs.process of git lfs install; " +
+			"git-config(1) FILES: ~/.gitconfig, $XDG_CONFIG_HOME/git/config; signing: GnuPG 2.2 gpg reads pubring.kbx and trustdb.gpg in ~/.gnupg " +
+			"(works read-only) and asks gpg-agent (gpgconf --list-dirs agent-socket), ssh-keygen -Y sign reads user.signingKey (and the private key beside NAME.pub)"},
 	{Name: "rg", Programs: []string{"rg"}, Recognize: checkRg, Secrets: rgSecrets, Source: "ripgrep 13/14 flag definitions",
 		SandboxSource: "ripgrep 14 crates/cli: --pre and the --search-zip decompressors are the only programs rg runs"},
 	{Name: "split", Programs: []string{"split", "gsplit"}, Recognize: checkSplit, Secrets: splitSecrets, Source: "GNU coreutils 9.1 split --help",
@@ -158,47 +206,53 @@ var registry = []Family{
 		Network:       Network{Always: true, Reason: "transfers are curl's job"},
 		SandboxSource: "curl 7.88 runs no other program"},
 	{Name: "make", Programs: []string{"make", "gmake"}, Recognize: checkMake, Source: "GNU make 4.3/4.4 make(1)",
-		RunsPrograms: true, SandboxSource: "make(1): recipes are shell commands"},
+		RunsPrograms: true, Children: []string{"git", "go", "cc", "npm", "cargo", "pip"},
+		SandboxSource: "make(1): recipes are shell commands; children: the toolchains a Makefile wraps (test/day: make running git, go test, cc and npm test)"},
 	{Name: "go", Programs: []string{"go"}, Also: isGoRelease, Recognize: checkGo, Source: "go 1.22–1.26 cmd/go flag sets",
 		RunsPrograms: true,
 		Network: Network{Fetch: []string{"get", "install", "mod", "work", "list"}, Subcommands: goSubcommands,
 			Reason: "they resolve and download modules through GOPROXY (cmd/go/internal/modfetch), go list -m to list module versions; build, test and run fetch only missing modules, which go mod download fetches first"},
-		Caches:        []Cache{{Env: "GOCACHE", Dir: "go-build"}, {Env: "GOMODCACHE", Dir: "go-mod"}, {Env: "GOPATH", Dir: "go-path"}},
-		SandboxSource: "go help environment (GOCACHE, GOMODCACHE, GOPATH; defaults beneath $HOME); go build runs the compiler, go test the test binaries it builds in GOTMPDIR"},
+		Caches:     []Cache{{Env: "GOCACHE", Dir: "go-build", User: ".cache/go-build"}, {Env: "GOMODCACHE", Dir: "go-mod", User: "go/pkg/mod"}, {Env: "GOPATH", Dir: "go-path"}},
+		HomeConfig: []string{".config/go"},
+		Children:   []string{"git", "cc"},
+		SandboxSource: "go help environment (GOCACHE, GOMODCACHE, GOPATH; defaults beneath $HOME; go env -w writes os.UserConfigDir()/go/env); " +
+			"go build runs the compiler, go test the test binaries it builds in GOTMPDIR; children: git for VCS stamping (go help buildvcs) and gcc for cgo"},
 	{Name: "npm", Programs: []string{"npm"}, Recognize: checkNpm, Secrets: npmTable.read, Source: "npm 9–11 nopt definitions",
-		RunsPrograms: true, Network: npmFetch, Caches: []Cache{{Env: "npm_config_cache", Dir: "npm"}}, HomeConfig: []string{".npmrc"},
-		SandboxSource: "npm 10 docs: config cache (default ~/.npm) and userconfig (default ~/.npmrc), npm run-script runs package scripts through sh"},
+		RunsPrograms: true, Network: npmFetch, Caches: []Cache{{Env: "npm_config_cache", Dir: "npm", User: ".npm"}}, HomeConfig: []string{".npmrc"},
+		Children:      []string{"git"},
+		SandboxSource: "npm 10 docs: config cache (default ~/.npm) and userconfig (default ~/.npmrc), npm run-script runs package scripts through sh; git dependencies run git"},
 	{Name: "npx", Programs: []string{"npx", "pnpx"}, Recognize: checkNpx, Source: "npm 9–11 npx",
-		RunsPrograms: true, Network: Network{Always: true, Reason: "npx downloads the package it runs"}, Caches: []Cache{{Env: "npm_config_cache", Dir: "npm"}},
-		HomeConfig:    []string{".npmrc"},
+		RunsPrograms: true, Network: Network{Always: true, Reason: "npx downloads the package it runs"}, Caches: []Cache{{Env: "npm_config_cache", Dir: "npm", User: ".npm"}},
+		HomeConfig: []string{".npmrc"}, Children: []string{"git"},
 		SandboxSource: "npm 10 docs: npm exec (config cache, default ~/.npm; userconfig, default ~/.npmrc)"},
 	{Name: "pnpm", Programs: []string{"pnpm"}, Recognize: checkPnpm, Secrets: pnpmTable.read, Source: "pnpm 8–9 CLI",
 		RunsPrograms: true,
 		Network: Network{Fetch: []string{"install", "i", "add", "update", "up", "fetch", "outdated", "publish", "audit", "dlx", "view", "info"}, Subcommands: nodeSubcommands(false),
 			Reason: "they download packages from the registry"},
-		Caches:        []Cache{{Env: "npm_config_store_dir", Dir: "pnpm-store"}, {Env: "npm_config_cache_dir", Dir: "pnpm-cache"}},
-		HomeConfig:    []string{".npmrc", ".config/pnpm"},
+		Caches:     []Cache{{Env: "npm_config_store_dir", Dir: "pnpm-store", User: ".local/share/pnpm/store"}, {Env: "npm_config_cache_dir", Dir: "pnpm-cache", User: ".cache/pnpm"}},
+		HomeConfig: []string{".npmrc", ".config/pnpm"}, Children: []string{"git"},
 		SandboxSource: "pnpm 9 docs: settings store-dir and cache-dir, read from npm_config_* variables; .npmrc and ~/.config/pnpm/rc"},
 	{Name: "yarn", Programs: []string{"yarn", "yarnpkg"}, Recognize: checkYarn, Secrets: yarnTable.read, Source: "yarn 1.x and berry CLIs",
 		RunsPrograms: true,
 		Network: Network{Fetch: []string{"install", "add", "upgrade", "up", "outdated", "info", "npm", "dlx", "publish"}, Subcommands: nodeSubcommands(true),
 			Reason: "they download packages from the registry"},
-		Caches:        []Cache{{Env: "YARN_CACHE_FOLDER", Dir: "yarn"}},
-		HomeConfig:    []string{".yarnrc", ".yarnrc.yml", ".npmrc"},
+		Caches:     []Cache{{Env: "YARN_CACHE_FOLDER", Dir: "yarn", User: ".cache/yarn"}},
+		HomeConfig: []string{".yarnrc", ".yarnrc.yml", ".npmrc"}, Children: []string{"git"},
 		SandboxSource: "yarn 1 docs (yarn cache dir, YARN_CACHE_FOLDER; ~/.yarnrc) and berry's cacheFolder setting (~/.yarnrc.yml)"},
 	{Name: "pip", Programs: []string{"pip", "pip3"}, Also: isPipVersion, Recognize: checkPip, Source: "pip 23–24 optparse command table",
 		RunsPrograms: true,
 		Network: Network{Fetch: []string{"install", "download", "wheel", "index", "search"}, Subcommands: pipSubcommands,
 			Reason: "they download distributions from the package index (pip/_internal/commands)"},
-		Caches:        []Cache{{Env: "PIP_CACHE_DIR", Dir: "pip"}},
-		HomeConfig:    []string{".config/pip", ".pip"},
+		Caches:     []Cache{{Env: "PIP_CACHE_DIR", Dir: "pip", User: ".cache/pip"}},
+		HomeConfig: []string{".config/pip", ".pip"}, Children: []string{"git", "cc"},
 		SandboxSource: "pip 23 docs: Caching (PIP_CACHE_DIR, default ~/.cache/pip) and Configuration (~/.config/pip/pip.conf, legacy ~/.pip/pip.conf); builds run setup.py or PEP 517 backends in subprocesses"},
 	{Name: "cargo", Programs: []string{"cargo"}, Recognize: checkCargo, Secrets: cargoTable.read, Source: "cargo 1.7x–1.9x clap definitions",
 		RunsPrograms: true,
 		Network: Network{Fetch: []string{"fetch", "update", "install", "search", "publish", "login", "owner", "yank", "generate-lockfile", "vendor"}, Subcommands: cargoSubcommands,
 			Reason: "they download from or talk to the registry; build, check and test fetch only missing crates, which cargo fetch fetches first"},
 		Caches:        []Cache{{Env: "CARGO_HOME", Dir: "cargo"}},
-		SandboxSource: "The Cargo Book, Cargo Home (registry index and crate cache beneath CARGO_HOME, default ~/.cargo); cargo runs rustc and build scripts"},
+		Children:      []string{"git", "cc"},
+		SandboxSource: "The Cargo Book, Cargo Home (registry index and crate cache beneath CARGO_HOME, default ~/.cargo, whose bin/ holds what cargo install puts on the user's PATH, so the user's own is never shared); cargo runs rustc, cc as the linker, and build scripts"},
 	{Name: "zip", Programs: []string{"zip"}, Recognize: checkZip, Secrets: zipTable.read, Source: "Info-ZIP zip 3.0",
 		SandboxSource: "zip 3.0 zip.c: -T runs unzip (or -TT's command); nothing else"},
 	{Name: "docker", Programs: []string{"docker"}, Recognize: checkDocker, Secrets: dockerTable.read, Source: "docker CLI 24–28 (cobra)",
@@ -222,7 +276,32 @@ var registry = []Family{
 		SandboxSource: "GNU patch 2.7.6 pch.c do_ed_script (popen \"ed - FILE\" for ed-style diffs) and util.c systemic (system() for -g/PATCH_GET): neither ed nor sh is granted, so an ed script in the patch text fails instead of running"},
 	{Name: "file", Programs: []string{"file"}, Recognize: checkFile, Source: "file 5.4x file(1)",
 		SandboxSource: "file 5.44 compress.c: only -z may run a decompressor, when libmagic lacks the library"},
+	{Name: "cc", Programs: []string{"cc", "c++", "gcc", "g++", "clang", "clang++"}, Also: isCompilerName, Recognize: checkCC,
+		Source: "GCC 12 manual: 3.2 Overall Options, 3.13 Options for Linking, 3.16 Directory Options, 3.18 Developer Options; clang 14–18 driver Options.td",
+		Exec:   []string{"as", "ld", "ld.bfd", "ld.gold", "ld.lld", "ld.mold"}, ExecBeside: []string{"lib/gcc", "libexec/gcc", "lib/gcc-cross", "libexec/gcc-cross"},
+		SandboxSource: "GCC 12 manual 3.16 -B (the driver runs cc1, cc1plus, collect2, lto-wrapper and lto1 from libexec/gcc/TARGET/VERSION beneath its prefix, " +
+			"Debian's lib/gcc/TARGET/VERSION: gcc -print-prog-name=cc1) and 3.13 -fuse-ld=bfd|gold|lld|mold (ld.NAME); test/day saw gcc -c run cc1 and as, " +
+			"a link collect2 and ld, -flto lto-wrapper, lto1 and the driver again (COLLECT_GCC); clang runs itself and ld"},
+	{Name: "7z", Programs: []string{"7z", "7za", "7zr", "7zz"}, Recognize: check7z, Source: "p7zip 16.02 and 7-Zip 22+ command line syntax (-o, -w)",
+		ExecBeside:    []string{"lib/p7zip", "libexec/p7zip"},
+		SandboxSource: "Debian's p7zip-full: /usr/bin/7z is a sh script running /usr/lib/p7zip/7z (test/day); 7-Zip runs no other program"},
+	{Name: "yq", Programs: []string{"yq", "xq", "tomlq"}, Recognize: checkYq, Source: "python-yq 3.x (yq, xq, tomlq) and mikefarah/yq 4 command lines",
+		Exec:          []string{"jq"},
+		SandboxSource: "python-yq 3.1 yq/__init__.py runs jq with its filter (subprocess.Popen([\"jq\", ...])); test/day saw it denied"},
+	{Name: "zscripts", Programs: zScripts, Recognize: checkZScripts, Source: "gzip 1.12, bzip2 1.0.8, xz 5.4 and zstd 1.5 wrapper scripts",
+		Exec:          []string{"gzip", "bzip2", "xz", "zstd", "grep", "sed", "diff", "cmp", "mktemp", "rm"},
+		SandboxSource: "gzip 1.12 gunzip.in, zcat.in, zgrep.in, zdiff.in (sh scripts running gzip -cd, grep, sed, diff, cmp; zdiff's temporary files with mktemp and rm), and their bzip2, xz and zstd counterparts (test/day saw zcat and gunzip denied)"},
 }
+
+// gnupgPublic are the files GnuPG 2.2 reads in ~/.gnupg to sign and
+// verify with a running agent (the keyring, the trust database and the
+// options): never private-keys-v1.d or openpgp-revocs.d, which only the
+// agent and the user need.
+var gnupgPublic = []string{".gnupg/pubring.kbx", ".gnupg/pubring.gpg", ".gnupg/trustdb.gpg", ".gnupg/gpg.conf", ".gnupg/common.conf", ".gnupg/public-keys.d", ".gnupg/tofu.db"}
+
+// zScripts are the wrapper scripts of the compressors (zscripts family).
+var zScripts = []string{"gunzip", "zcat", "uncompress", "zgrep", "zegrep", "zfgrep", "zdiff", "zcmp",
+	"bzgrep", "bzegrep", "bzfgrep", "bzdiff", "bzcmp", "xzgrep", "xzegrep", "xzfgrep", "xzdiff", "xzcmp", "zstdgrep"}
 
 // Subcommands are the subcommands argv runs as f's grammar reads them
 // (Network.Subcommands); nil for a family without a reader or a nil f.
@@ -417,3 +496,28 @@ func Registry() []*Family {
 	}
 	return out
 }
+
+// WithChildren returns f and, when f RunsPrograms, the families its
+// Children name, transitively, each once, f first: the families whose
+// reads, caches and helpers one stage of f needs (see Family.Children).
+// Nil for a nil f.
+func (f *Family) WithChildren() []*Family {
+	if f == nil {
+		return nil
+	}
+	if v, ok := withChildren.Load(f); ok {
+		return v.([]*Family)
+	}
+	out := []*Family{f}
+	for i := 0; f.RunsPrograms && i < len(out); i++ {
+		for _, name := range out[i].Children {
+			if c := familyNamed(name); c != nil && !slices.Contains(out, c) {
+				out = append(out, c)
+			}
+		}
+	}
+	withChildren.Store(f, out)
+	return out
+}
+
+var withChildren sync.Map // *Family → []*Family

@@ -77,6 +77,9 @@ type Record struct {
 	// minimal base, delegated envs, family hardening); their values are
 	// never logged (Env has the client's, redacted).
 	ChildEnv []string
+	// SandboxDenied are the accesses the sandbox denied a failed call's
+	// stages, at most maxDenied.
+	SandboxDenied []Denial
 	// Lost names records that could not be written (event records_lost):
 	// "job_end of job ID".
 	Lost []string
@@ -468,6 +471,9 @@ func attrs(r Record, c caps) []slog.Attr {
 	if r.Remote != "" {
 		a = append(a, slog.String("remote", Capped(r.Remote, c.field)))
 	}
+	if len(r.SandboxDenied) > 0 {
+		a = append(a, slog.Any("sandbox_denied", cappedDenials(r.SandboxDenied, c)))
+	}
 	if r.Status != 0 {
 		a = append(a, slog.Int("http_status", r.Status))
 	}
@@ -600,4 +606,24 @@ func commandName(argv []string) any {
 		return nil
 	}
 	return argv[0]
+}
+
+// Denial is one access the sandbox denied a stage: its kind (exec,
+// write, read, connect, access), the path or address, and whether it was
+// guessed from the stage's stderr rather than reported by the kernel.
+type Denial struct {
+	Kind   string `json:"kind"`
+	Target string `json:"target,omitempty"`
+	Guess  bool   `json:"guess,omitempty"`
+}
+
+// maxDenied is how many denials a record carries.
+const maxDenied = 8
+
+func cappedDenials(ds []Denial, c caps) []Denial {
+	out := make([]Denial, 0, min(len(ds), maxDenied))
+	for _, d := range ds[:min(len(ds), maxDenied)] {
+		out = append(out, Denial{Kind: Capped(d.Kind, c.field), Target: Capped(d.Target, c.field), Guess: d.Guess})
+	}
+	return out
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -248,7 +249,7 @@ func TestRecordBound(t *testing.T) {
 		names[i] = worst[:1000]
 	}
 	r := Record{Tool: worst, Argv: argv, Directory: worst, Env: env, ChildEnv: names, Rule: worst, Reason: worst,
-		ReasonArg: worst[:100], Remote: worst, Signal: worst, Lost: names,
+		ReasonArg: worst[:100], Remote: worst, Signal: worst, Lost: names, SandboxDenied: slices.Repeat([]Denial{{Kind: worst, Target: worst, Guess: true}}, 20),
 		Job: Job{Event: EventOutputRead, JobID: worst, OutputID: worst, Stream: worst, KilledBy: worst}}
 	l := New(&bytes.Buffer{})
 	data, _ := l.encodeRecord(context.Background(), r)

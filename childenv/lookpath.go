@@ -23,7 +23,7 @@ type LookupError struct {
 
 func (e *LookupError) Error() string {
 	if e.Err == nil {
-		return "executable file not found in child PATH: " + e.Name
+		return "executable file not found in child PATH (MCP_SHELL_SAFE_PATH, or the operator's own PATH when PATH is in MCP_SHELL_CHILD_ENV_ALLOWLIST): " + e.Name
 	}
 	return fmt.Sprintf("not an executable file: %s: %v", e.Name, e.Err)
 }

@@ -69,7 +69,7 @@ func TestLookPath(t *testing.T) {
 		}
 	}
 	_, err := LookPath("foo", bin, dir)
-	if want := "executable file not found in child PATH: foo"; err == nil || err.Error() != want {
+	if want := "executable file not found in child PATH (MCP_SHELL_SAFE_PATH, or the operator's own PATH when PATH is in MCP_SHELL_CHILD_ENV_ALLOWLIST): foo"; err == nil || err.Error() != want {
 		t.Errorf("message = %v, want %q", err, want)
 	}
 }

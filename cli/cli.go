@@ -258,6 +258,7 @@ func logSandbox(log *slog.Logger, cfg *config.Config, l *sandbox.Launcher) {
 			attrs = append(attrs, "read_only_mounts_why_not", whyNot+": stages can change timestamps and modes of files this user owns outside the writable trees")
 		}
 		log.Info("sandbox: every stage runs confined by Landlock in a domain of its own", append(attrs, "cache_dir", l.CacheDir())...)
+		logCaches(log, l.Caches(cfg.ChildHome))
 	case !sandbox.KernelSandbox && l.Mode() == sandbox.ModeLimits:
 		log.Warn("sandbox: the kernel sandbox is not available on this platform (only limits apply)", append(attrs, "reason", l.Fallback())...)
 	case !sandbox.KernelSandbox:
@@ -266,6 +267,24 @@ func logSandbox(log *slog.Logger, cfg *config.Config, l *sandbox.Launcher) {
 		log.Warn("sandbox: Landlock unavailable, children get only rlimits and no_new_privs", append(attrs, "reason", l.Fallback())...)
 	default:
 		log.Info("sandbox: children get rlimits and no_new_privs, no Landlock", attrs...)
+	}
+}
+
+// logCaches states, in one line, which family caches the stages share
+// with the user's own (their builds start warm) and why the others are
+// the sandbox's.
+func logCaches(log *slog.Logger, choices []sandbox.CacheChoice) {
+	var own, private []string
+	for _, c := range choices {
+		if c.User {
+			own = append(own, c.Env+"="+c.Dir)
+		} else {
+			private = append(private, c.Env+" ("+c.WhyNot+")")
+		}
+	}
+	if len(choices) > 0 {
+		log.Info("sandbox caches: the user's own where they exist and only this user can write them, else the sandbox's beneath cache_dir",
+			"users_own", strings.Join(own, " "), "sandbox_own", strings.Join(private, ", "))
 	}
 }
 

@@ -54,6 +54,7 @@ func warnAtStart(log *slog.Logger, cfg *config.Config) {
 	for _, w := range childenv.Warnings(childenv.Config{Allowlist: cfg.ChildEnvAllowlist}) {
 		log.Warn(w)
 	}
+	warnPrograms(log, cfg, os.LookupEnv)
 	for _, d := range cfg.AllowedDirs {
 		if d == "/" {
 			log.Warn("the whole file system is an allowed directory: redirections and working directories are not confined")
@@ -76,5 +77,46 @@ func warnAtStart(log *slog.Logger, cfg *config.Config) {
 	}
 	if v, ok := os.LookupEnv("MCPGODEBUG"); ok {
 		log.Warn("MCPGODEBUG is set and changes the MCP SDK's behaviour", "MCPGODEBUG", v)
+	}
+}
+
+// warnPrograms states the toolchain directories the default child PATH
+// gained (config.Toolchains) and warns, once, about every allowlisted
+// program the child PATH does not have, saying where the server's own
+// PATH has it: such a program's calls fail with "executable file not
+// found in child PATH".
+func warnPrograms(log *slog.Logger, cfg *config.Config, parent func(string) (string, bool)) {
+	if len(cfg.Toolchains) > 0 {
+		var dirs []string
+		for _, tc := range cfg.Toolchains {
+			dirs = append(dirs, tc.Bin)
+		}
+		log.Info("the child PATH includes the toolchains installed outside the system directories (MCP_SHELL_SAFE_PATH unset)", "added", strings.Join(dirs, ":"))
+	}
+	if len(cfg.ToolchainsSkipped) > 0 {
+		log.Warn("toolchain directories left off the child PATH", "skipped", strings.Join(cfg.ToolchainsSkipped, ", "))
+	}
+	childPath := childenv.ProgramPath(cfg.ChildEnv(), parent)
+	serverPath, _ := parent("PATH")
+	var missing []string
+	for _, c := range cfg.Commands {
+		if strings.ContainsRune(c, '/') {
+			continue
+		}
+		if _, _, refused := policy.Refused(c); refused {
+			continue
+		}
+		if _, err := childenv.LookPath(c, childPath, "/"); err == nil {
+			continue
+		}
+		if found, err := childenv.LookPath(c, serverPath, "/"); err == nil {
+			missing = append(missing, c+" (the server's PATH has "+found+")")
+		} else {
+			missing = append(missing, c)
+		}
+	}
+	if len(missing) > 0 {
+		log.Warn("allowlisted programs are not in the child PATH: their calls will fail until MCP_SHELL_SAFE_PATH names their directories",
+			"programs", strings.Join(missing, ", "), "child_path", childPath)
 	}
 }

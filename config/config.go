@@ -54,8 +54,14 @@ type Config struct {
 	// ChildHome is the children's HOME ("" = none).
 	ChildHome string
 	// SafePath is the child PATH (never blank: childenv.DefaultPath
-	// replaces a blank value).
+	// replaces a blank value, and with MCP_SHELL_SAFE_PATH unset the
+	// installed Toolchains follow it).
 	SafePath string
+	// Toolchains are the toolchains whose directories were added to the
+	// default child PATH (and read directories); ToolchainsSkipped the
+	// directories left out, with why.
+	Toolchains        []childenv.Toolchain
+	ToolchainsSkipped []string
 	// AllowedDirs are absolute, symlink-resolved directories; calls run
 	// only inside them. AllowedDirs[0] resolves relative directories.
 	AllowedDirs []string
@@ -140,7 +146,14 @@ func parse(lookup func(string) (string, bool), dirs []string, builtinAllowed boo
 	if _, set := lookup("MCP_SHELL_RETAIN_DIR"); !set {
 		env.RetainDir = "" // the default: setJobs may fall back
 	}
-	return validate(env, dirs, builtin)
+	cfg, err := validate(env, dirs, builtin)
+	if err != nil {
+		return nil, err
+	}
+	safe, _ := lookup("MCP_SHELL_SAFE_PATH")
+	read, _ := lookup("MCP_SHELL_SANDBOX_READ_DIRS")
+	cfg.addToolchains(lookup, strings.TrimSpace(safe) != "", strings.TrimSpace(read) != "")
+	return cfg, nil
 }
 
 // childHome is MCP_SHELL_CHILD_HOME: unset or empty means the server's own

@@ -29,7 +29,7 @@ func TestParseDefaults(t *testing.T) {
 	if cfg.DefaultTimeout != 30*time.Second || cfg.MaxTimeout != 300*time.Second || cfg.OutputLimit != 1048576 || cfg.MaxConcurrent != 64 {
 		t.Errorf("limits: %v %v %d %d", cfg.DefaultTimeout, cfg.MaxTimeout, cfg.OutputLimit, cfg.MaxConcurrent)
 	}
-	if cfg.SafePath != childenv.DefaultPath || cfg.AuditLog != "stderr" || cfg.Transport != "stdio" || !slices.Equal(cfg.Tools, []string{"shell_execute"}) {
+	if !defaultSafePath(cfg) || cfg.AuditLog != "stderr" || cfg.Transport != "stdio" || !slices.Equal(cfg.Tools, []string{"shell_execute"}) {
 		t.Errorf("safe path %q audit %q transport %q tools %v", cfg.SafePath, cfg.AuditLog, cfg.Transport, cfg.Tools)
 	}
 	resolved, _ := filepath.EvalSymlinks(dir)
@@ -73,7 +73,7 @@ func TestParseLists(t *testing.T) {
 	if len(cfg.Patterns) != 2 || !cfg.Patterns[0].MatchString("git") || cfg.Patterns[0].MatchString("gitk") {
 		t.Errorf("patterns must full-match: %v", cfg.PatternSources)
 	}
-	if cfg.SafePath != childenv.DefaultPath {
+	if !defaultSafePath(cfg) {
 		t.Errorf("blank safe path: %q", cfg.SafePath)
 	}
 }
@@ -329,5 +329,67 @@ func TestSandboxSettings(t *testing.T) {
 		if _, err := load(map[string]string{k: v}); !errors.As(err, &ce) || ce.Var != name {
 			t.Errorf("%s: %v, want an error naming %s", env, err, name)
 		}
+	}
+}
+
+// defaultSafePath reports whether cfg's child PATH is the default one:
+// childenv.DefaultPath followed by the toolchains this machine has.
+func defaultSafePath(cfg *Config) bool {
+	want := childenv.DefaultPath
+	for _, tc := range cfg.Toolchains {
+		want += string(filepath.ListSeparator) + tc.Bin
+	}
+	return cfg.SafePath == want
+}
+
+// TestToolchainsOnTheDefaultPath: with MCP_SHELL_SAFE_PATH unset, the
+// toolchains installed beneath the children's HOME follow the default
+// PATH and their trees join the read directories, except a bin a stage
+// could write (a delegated GOPATH); a set MCP_SHELL_SAFE_PATH is used as
+// it is.
+func TestToolchainsOnTheDefaultPath(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	for _, d := range []string{"go/bin", ".cargo/bin", ".rustup/toolchains", ".nvm/versions/node/v20.1.0/bin", ".nvm/versions/node/v22.3.1/bin", ".nvm/versions/node/v9.0.0/bin"} {
+		if err := os.MkdirAll(filepath.Join(home, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	parse := func(vars map[string]string) *Config {
+		t.Helper()
+		vars["HOME"], vars["ALLOW_COMMANDS"] = home, "go"
+		cfg, err := Parse(LookupMap(vars), []string{t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
+	cfg := parse(map[string]string{})
+	path := filepath.SplitList(cfg.SafePath)
+	for _, want := range []string{filepath.Join(home, "go/bin"), filepath.Join(home, ".cargo/bin"), filepath.Join(home, ".nvm/versions/node/v22.3.1/bin")} {
+		if !slices.Contains(path, want) {
+			t.Errorf("%s is not on the default PATH %q", want, cfg.SafePath)
+		}
+	}
+	if slices.Contains(path, filepath.Join(home, ".nvm/versions/node/v20.1.0/bin")) {
+		t.Errorf("an older nvm node is on the PATH: %q", cfg.SafePath)
+	}
+	if !strings.HasPrefix(cfg.SafePath, childenv.DefaultPath+string(filepath.ListSeparator)) {
+		t.Errorf("the toolchains must follow the system directories: %q", cfg.SafePath)
+	}
+	for _, want := range []string{filepath.Join(home, ".rustup"), filepath.Join(home, ".cargo/bin"), filepath.Join(home, ".nvm/versions/node/v22.3.1")} {
+		if !slices.Contains(cfg.Sandbox.ReadDirs, want) {
+			t.Errorf("%s is not a read directory: %v", want, cfg.Sandbox.ReadDirs)
+		}
+	}
+	delegated := parse(map[string]string{"GOPATH": filepath.Join(home, "go"), "MCP_SHELL_CHILD_ENV_ALLOWLIST": "GOPATH"})
+	if slices.Contains(filepath.SplitList(delegated.SafePath), filepath.Join(home, "go/bin")) || len(delegated.ToolchainsSkipped) != 1 {
+		t.Errorf("a delegated GOPATH's bin, which go install stages write, is on the PATH: %q (skipped %q)", delegated.SafePath, delegated.ToolchainsSkipped)
+	}
+	if set := parse(map[string]string{"MCP_SHELL_SAFE_PATH": "/usr/bin:/bin"}); set.SafePath != "/usr/bin:/bin" || len(set.Toolchains) != 0 {
+		t.Errorf("MCP_SHELL_SAFE_PATH set: %q %v", set.SafePath, set.Toolchains)
+	}
+	if read := parse(map[string]string{"MCP_SHELL_SANDBOX_READ_DIRS": "/usr"}); !slices.Equal(read.Sandbox.ReadDirs, []string{"/usr"}) {
+		t.Errorf("MCP_SHELL_SANDBOX_READ_DIRS set: %v", read.Sandbox.ReadDirs)
 	}
 }

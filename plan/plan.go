@@ -98,6 +98,11 @@ type Confinement struct {
 	// Network lets the stage use the network; NetworkReason says why.
 	Network       bool   `json:"network"`
 	NetworkReason string `json:"network_reason,omitempty"`
+	// Sockets are the UNIX sockets of its family's agents (gpg-agent)
+	// the stage may connect to without the network; AgentsReason says
+	// why.
+	Sockets      []string `json:"sockets,omitempty"`
+	AgentsReason string   `json:"agents_reason,omitempty"`
 }
 
 // SetTempDir records the call's private temporary directory and how to

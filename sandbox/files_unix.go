@@ -73,3 +73,22 @@ func creatable(dir string) bool {
 		}
 	}
 }
+
+// onlyMine reports why dir is not a directory of this user that only it
+// can write ("" when it is), after resolving symbolic links: a cache the
+// sandbox shares with the user's own builds must be the user's alone.
+func onlyMine(dir string) string {
+	var st unix.Stat_t
+	if err := unix.Stat(dir, &st); err != nil {
+		return "absent"
+	}
+	switch {
+	case st.Mode&unix.S_IFMT != unix.S_IFDIR:
+		return "not a directory"
+	case int(st.Uid) != os.Getuid():
+		return fmt.Sprintf("owned by uid %d", st.Uid)
+	case st.Mode&0o022 != 0:
+		return "writable by group or others"
+	}
+	return ""
+}

@@ -52,3 +52,7 @@ func statID(p string) fileID {
 // creatable is true: Windows has no kernel sandbox, so no stage gets a
 // cache directory to create.
 func creatable(string) bool { return true }
+
+// onlyMine: ownership cannot be checked, so no cache of the user is
+// shared.
+func onlyMine(string) string { return "ownership cannot be checked on Windows" }

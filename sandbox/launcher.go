@@ -165,10 +165,12 @@ func (l *Launcher) applied(c plan.Confinement) (applied, error) {
 	}
 	if ln.filter != nil {
 		// From ABI 9 Landlock itself restricts pathname UNIX sockets.
-		ln.filter = &filterKind{network: c.Network, unixSockets: c.Network || l.abi >= 9}
+		// Below ABI 9 an agent's socket needs socket(AF_UNIX), and then
+		// nothing restricts which pathname socket is reached.
+		ln.filter = &filterKind{network: c.Network, unixSockets: c.Network || l.abi >= 9 || len(c.Sockets) > 0}
 	}
 	ln.landlock, ln.scope, ln.readOnly = true, l.scope, l.readOnly
-	ln.policy = policy{ABI: l.abi, Net: c.Network, Read: c.Read, Exec: c.Exec, Write: c.Write, Run: c.RunAny, held: l.held}
+	ln.policy = policy{ABI: l.abi, Net: c.Network, Read: c.Read, Exec: c.Exec, Write: c.Write, Run: c.RunAny, Sockets: c.Sockets, held: l.held}
 	return ln, nil
 }
 

@@ -17,6 +17,9 @@ type policy struct {
 	// Run also makes Read and Write executable: the stage belongs to a
 	// family that runs other programs.
 	Run bool `json:"run,omitempty"`
+	// Sockets are the agents' UNIX sockets the stage may connect to
+	// without Net (plan.Confinement.Sockets).
+	Sockets []string `json:"sockets,omitempty"`
 	// held are descriptors opened at start-up for paths every launch
 	// names (the read trees, the devices); nil in the re-executed
 	// launcher.

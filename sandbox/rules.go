@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -27,6 +28,8 @@ type Rules struct {
 	leafRead  []string
 	cacheRoot string
 	profiles  profiles
+	// userCaches are the decisions of userCachesOf, by HOME.
+	userCaches sync.Map // string → map[string]CacheChoice
 }
 
 // NewRules validates and probes cfg (see Probe; its errors are returned
@@ -129,10 +132,14 @@ func (r *Rules) WritableRoots(env []string) []string {
 		return nil
 	}
 	out := []string{r.cacheRoot}
+	home, _ := childenv.Lookup(env, "HOME")
+	users := r.userCachesOf(home)
 	for _, f := range argvrules.All() {
 		for _, c := range f.Caches {
 			if v, ok := childenv.Lookup(env, c.Env); ok && filepath.IsAbs(v) {
 				out = append(out, filepath.Clean(v))
+			} else if u := users[c.Env]; u.User {
+				out = append(out, u.Dir)
 			}
 		}
 	}
@@ -191,10 +198,14 @@ func (r *Rules) Stage(req StageRequest) (plan.Confinement, []string) {
 	if _, named := childenv.Lookup(req.Env, "TMPDIR"); req.TempDir != "" && !named {
 		add = append(add, "TMPDIR="+req.TempDir)
 	}
-	for _, cu := range caches(req.Family, req.Env, r.cacheRoot) {
+	fams := req.Family.WithChildren()
+	home, _ := childenv.Lookup(req.Env, "HOME")
+	for _, cu := range r.caches(fams, req.Env, home) {
 		c.Write = append(c.Write, cu.dir)
 		if cu.env != "" {
-			c.Create = append(c.Create, cu.dir)
+			if !cu.user {
+				c.Create = append(c.Create, cu.dir)
+			}
 			add = append(add, cu.env)
 		}
 	}
@@ -207,10 +218,13 @@ func (r *Rules) Stage(req StageRequest) (plan.Confinement, []string) {
 	if prof.run {
 		c.Read = r.cfg.readDirs()
 	}
-	if home := homeConfig(req.Family, req.Env); home != nil {
-		c.Read = append(slices.Clip(c.Read), home...)
+	if reads := homeReads(fams, home); reads != nil {
+		c.Read = append(slices.Clip(c.Read), reads...)
 	}
 	c.Network, c.NetworkReason = network(r.cfg.Network, req.Family, req.Subcommands)
+	if !c.Network {
+		c.Sockets, c.AgentsReason = agents(req.Family, req.Env, home, req.Subcommands)
+	}
 	return c, add
 }
 
@@ -274,8 +288,15 @@ func newProfile(req StageRequest, pathList string, extra map[string][]string) pr
 	entries := extra[req.Argv[0]]
 	if f := req.Family; f != nil {
 		p.run = f.RunsPrograms
-		if !p.run {
-			entries = append(slices.Clone(f.Exec), entries...)
+		switch {
+		case !p.run:
+			entries = append(append(slices.Clone(f.Exec), beside(f, req.Program.Real)...), entries...)
+		default:
+			// Helpers of the children that lie outside the read
+			// directories (the RunsPrograms rights cover the rest).
+			for _, c := range f.WithChildren()[1:] {
+				entries = append(entries, c.Exec...)
+			}
 		}
 	}
 	if slices.Contains(entries, ExecAny) {
@@ -324,42 +345,179 @@ func network(mode string, fam *argvrules.Family, subcommands []string) (bool, st
 	return false, ""
 }
 
+// beside returns fam's ExecBeside entries beneath the installation prefix
+// of prog (the parent of its directory), for a resolved prog.
+func beside(fam *argvrules.Family, prog string) []string {
+	if prog == "" || len(fam.ExecBeside) == 0 {
+		return nil
+	}
+	prefix := filepath.Dir(filepath.Dir(prog))
+	out := make([]string, len(fam.ExecBeside))
+	for i, rel := range fam.ExecBeside {
+		out[i] = filepath.Join(prefix, rel)
+	}
+	return out
+}
+
 // cacheUse is one cache directory a stage writes, and the environment
 // entry that points the program at it ("" when the stage's environment
-// names it already).
+// names it already); user marks the user's own directory.
 type cacheUse struct {
 	dir, env string
+	user     bool
 }
 
-// caches returns fam's cache directories beneath root: the directory a
-// variable of env names when it is absolute (the operator passed it),
-// otherwise root/Cache.Dir with an entry setting the variable.
-func caches(fam *argvrules.Family, env []string, root string) []cacheUse {
-	if fam == nil {
-		return nil
-	}
+// caches returns the cache directories of fams (each variable once): the
+// directory a variable of env names when it is absolute (the operator
+// passed it), else the user's own beneath home where it is shared
+// (userCachesOf), else cacheRoot/Cache.Dir; the last two with an entry
+// setting the variable.
+func (r *Rules) caches(fams []*argvrules.Family, env []string, home string) []cacheUse {
 	var out []cacheUse
-	for _, c := range fam.Caches {
-		if v, ok := childenv.Lookup(env, c.Env); ok && filepath.IsAbs(v) {
-			out = append(out, cacheUse{dir: filepath.Clean(v)})
-			continue
+	seen := map[string]bool{}
+	users := r.userCachesOf(home)
+	for _, fam := range fams {
+		for _, c := range fam.Caches {
+			if seen[c.Env] {
+				continue
+			}
+			seen[c.Env] = true
+			if v, ok := childenv.Lookup(env, c.Env); ok && filepath.IsAbs(v) {
+				out = append(out, cacheUse{dir: filepath.Clean(v)})
+				continue
+			}
+			dir, user := filepath.Join(r.cacheRoot, c.Dir), false
+			if u := users[c.Env]; u.User {
+				dir, user = u.Dir, true
+			}
+			out = append(out, cacheUse{dir: dir, env: c.Env + "=" + dir, user: user})
 		}
-		dir := filepath.Join(root, c.Dir)
-		out = append(out, cacheUse{dir: dir, env: c.Env + "=" + dir})
 	}
 	return out
 }
 
-// homeConfig returns fam's configuration files beneath the stage's HOME,
-// when its environment has an absolute HOME.
-func homeConfig(fam *argvrules.Family, env []string) []string {
-	home, ok := childenv.Lookup(env, "HOME")
-	if fam == nil || !ok || !filepath.IsAbs(home) {
+// CacheChoice is where the sandbox puts one family cache for stages whose
+// HOME is a given directory.
+type CacheChoice struct {
+	Family, Env string
+	// Dir is the directory used; User says it is the user's own.
+	Dir  string
+	User bool
+	// WhyNot says why the user's own is not used ("" when it is).
+	WhyNot string
+}
+
+// Caches returns the choice for every family cache under HOME home, in
+// registry order, each variable once: what the start-up line states.
+// Nil in mode off.
+func (r *Rules) Caches(home string) []CacheChoice {
+	if r == nil || r.mode == ModeOff {
 		return nil
 	}
-	out := make([]string, len(fam.HomeConfig))
-	for i, rel := range fam.HomeConfig {
-		out[i] = filepath.Join(home, rel)
+	users := r.userCachesOf(home)
+	var out []CacheChoice
+	seen := map[string]bool{}
+	for _, f := range argvrules.All() {
+		for _, c := range f.Caches {
+			if !seen[c.Env] {
+				seen[c.Env] = true
+				out = append(out, users[c.Env])
+			}
+		}
 	}
 	return out
+}
+
+// userCachesOf decides, once per HOME, which caches follow the user's own
+// (Cache.User beneath home): only when the operator chose no cache root
+// (MCP_SHELL_SANDBOX_CACHE_DIR, a separate trust domain), and only a
+// directory that exists and only this user can write, resolved (a
+// symbolic link is followed to where the cache really is).
+func (r *Rules) userCachesOf(home string) map[string]CacheChoice {
+	if v, ok := r.userCaches.Load(home); ok {
+		return v.(map[string]CacheChoice)
+	}
+	m := map[string]CacheChoice{}
+	for _, f := range argvrules.All() {
+		for _, c := range f.Caches {
+			if _, ok := m[c.Env]; ok {
+				continue
+			}
+			ch := CacheChoice{Family: f.Name, Env: c.Env, Dir: filepath.Join(r.cacheRoot, c.Dir)}
+			switch {
+			case c.User == "":
+				ch.WhyNot = "the user's own also holds the programs they run (bin/)"
+			case r.cfg.CacheDir != "":
+				ch.WhyNot = "MCP_SHELL_SANDBOX_CACHE_DIR is set"
+			case !filepath.IsAbs(home):
+				ch.WhyNot = "children get no HOME"
+			default:
+				dir := filepath.Join(home, c.User)
+				if real, err := filepath.EvalSymlinks(dir); err == nil {
+					dir = real
+				}
+				if why := onlyMine(dir); why != "" {
+					ch.WhyNot = filepath.Join(home, c.User) + " is " + why
+				} else {
+					ch.Dir, ch.User = dir, true
+				}
+			}
+			m[c.Env] = ch
+		}
+	}
+	r.userCaches.Store(home, m)
+	return m
+}
+
+// homeReads returns the configuration files of fams beneath home
+// (HomeConfig, and the stage's own family's ConfigReads), for an absolute
+// home. The files ConfigReads names (git's signing keys) are never a
+// child's: a make recipe could read them with any program.
+func homeReads(fams []*argvrules.Family, home string) []string {
+	if !filepath.IsAbs(home) {
+		return nil
+	}
+	var out []string
+	for i, fam := range fams {
+		for _, rel := range fam.HomeConfig {
+			out = append(out, filepath.Join(home, rel))
+		}
+		if fam.ConfigReads != nil && i == 0 {
+			out = append(out, fam.ConfigReads(home)...)
+		}
+	}
+	return out
+}
+
+// agents returns the sockets of fam's agents a stage running subcommands
+// may connect to, and why: "~/" beneath home, "{uid}" this user's id,
+// "$NAME" from env; missing ones are left out.
+func agents(fam *argvrules.Family, env []string, home string, subcommands []string) ([]string, string) {
+	if fam == nil || !slices.ContainsFunc(subcommands, func(s string) bool { return slices.Contains(fam.Agents.Subcommands, s) }) {
+		return nil, ""
+	}
+	var out []string
+	for _, s := range fam.Agents.Sockets {
+		switch {
+		case strings.HasPrefix(s, "~/"):
+			if !filepath.IsAbs(home) {
+				continue
+			}
+			s = filepath.Join(home, s[2:])
+		case strings.HasPrefix(s, "$"):
+			v, ok := childenv.Lookup(env, s[1:])
+			if !ok || !filepath.IsAbs(v) {
+				continue
+			}
+			s = filepath.Clean(v)
+		}
+		s = strings.ReplaceAll(s, "{uid}", strconv.Itoa(os.Getuid()))
+		if _, err := os.Lstat(s); err == nil {
+			out = append(out, s)
+		}
+	}
+	if out == nil {
+		return nil, ""
+	}
+	return out, fam.Agents.Reason
 }

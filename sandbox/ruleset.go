@@ -7,6 +7,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sync"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
@@ -152,6 +153,12 @@ func (p policy) grants() []grant {
 		// ABI 9 moved pathname UNIX sockets under the filesystem rights;
 		// a stage that may use the network may use them too.
 		add([]string{"/"}, ll.AccessFSResolveUnix, false)
+	} else if p.ABI >= 9 {
+		// An agent's socket, through the directory holding it (gpg's
+		// own: ~/.gnupg, /run/user/UID/gnupg; ssh-agent's private one).
+		for _, sock := range p.Sockets {
+			add([]string{filepath.Dir(sock)}, ll.AccessFSResolveUnix, true)
+		}
 	}
 	return gs
 }
@@ -249,24 +256,34 @@ func restrict(p policy) error {
 
 // scopeRuleset builds the ruleset every stage restricts itself with
 // inside its thread's domain (confineFromInside), making a domain of its
-// own: from ABI 6 it scopes signals and abstract UNIX sockets (handling
-// nothing else, so it narrows no other right); before, it handles reading
-// files and grants it beneath "/", which makes a nested domain without
-// narrowing anything, and ptrace is limited to that domain as in every
-// nested domain. The descriptor is the caller's (close-on-exec).
+// own: from ABI 6 it scopes signals and abstract UNIX sockets; before, it
+// handles reading files, and ptrace is limited to that domain as in every
+// nested domain. It narrows no file right: what it handles it grants
+// beneath "/". That includes linking and renaming across directories
+// (from ABI 2), which every Landlock domain denies unless a rule grants
+// it, handled or not (landlock.h, LANDLOCK_ACCESS_FS_REFER): without the
+// grant a stage could not move a file into another directory of its own
+// writable trees (git-lfs storing an object, rustc its metadata), which
+// the thread's domain allows. The descriptor is the caller's
+// (close-on-exec).
 func scopeRuleset(abi int) (int, error) {
 	attr := ll.RulesetAttr{Scoped: ll.ScopeAbstractUnixSocket | ll.ScopeSignal}
+	var fs uint64
 	if abi < 6 {
-		attr = ll.RulesetAttr{HandledAccessFS: ll.AccessFSReadFile}
+		attr, fs = ll.RulesetAttr{}, ll.AccessFSReadFile
 	}
+	if abi >= 2 {
+		fs |= ll.AccessFSRefer
+	}
+	attr.HandledAccessFS = fs
 	fd, err := ll.LandlockCreateRuleset(&attr, 0)
 	if err != nil {
 		return -1, fmt.Errorf("landlock_create_ruleset (stage scope, ABI %d): %w", abi, err)
 	}
-	if abi < 6 {
+	if fs != 0 {
 		root, _, err := openPath("/")
 		if err == nil {
-			err = ll.LandlockAddPathBeneathRule(fd, &ll.PathBeneathAttr{AllowedAccess: ll.AccessFSReadFile, ParentFd: root}, 0)
+			err = ll.LandlockAddPathBeneathRule(fd, &ll.PathBeneathAttr{AllowedAccess: fs, ParentFd: root}, 0)
 			unix.Close(root)
 		}
 		if err != nil {

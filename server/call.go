@@ -7,6 +7,7 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/plan"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 	"github.com/seed-b63acb1b/mcp-shell-server/runner"
+	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
 // call is one tool call in the terms both tools share.
@@ -113,7 +114,17 @@ func (s *Server) run(ctx context.Context, c call, o outcome) outcome {
 	if o.run.Outcome == runner.Cancelled {
 		o.reason = cancelReason(ctx)
 	}
+	o.denied = denials(o)
 	return o
+}
+
+// denials are what the sandbox denied a call that ran confined and
+// failed, read from its stderr (sandbox.GuessDenials).
+func denials(o outcome) []sandbox.Denial {
+	if o.kind != ran || !pipelineStatus(o.run).failed || !sandbox.Confined(o.plan) {
+		return nil
+	}
+	return sandbox.GuessDenials(o.run.Stderr)
 }
 
 // sandbox is how this server confines children, for the audit record.

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/runner"
+	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
 // MaxTimeoutMS is the largest timeout_ms execute_command accepts, and
@@ -118,7 +119,12 @@ func execResult(o outcome) (*mcp.CallToolResult, any) {
 	if res.Signal != "" {
 		out.Signal = ptr(res.Signal)
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: summary(out, res, o.spec)}}}, out
+	text := summary(out, res, o.spec)
+	if hint := sandbox.Hint(o.denied); hint != "" {
+		head, rest, _ := strings.Cut(text, "\n")
+		text = head + "\n" + hint + "\n" + rest
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out
 }
 
 // summary is execute_command's text: the outcome, then each stream's

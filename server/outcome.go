@@ -11,6 +11,7 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/plan"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 	"github.com/seed-b63acb1b/mcp-shell-server/runner"
+	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
 // kind is which way a call ended. The zero kind is no outcome at all, so
@@ -95,6 +96,9 @@ type outcome struct {
 	// read is a read of a retained output.
 	job  *jobNote
 	read *readNote
+	// denied are the accesses the sandbox denied a failed call's stages
+	// (guessed from their stderr where the kernel reports none).
+	denied []sandbox.Denial
 }
 
 // jobNote is what a call did with a job.
@@ -168,6 +172,9 @@ func auditRecord(c call, o outcome) audit.Record {
 		// failing stage's.
 		ps := pipelineStatus(o.run)
 		r.ReturnCode, r.Signal = ps.exitCode, ps.signal
+		for _, d := range o.denied {
+			r.SandboxDenied = append(r.SandboxDenied, audit.Denial{Kind: d.Kind, Target: d.Target, Guess: d.Guess})
+		}
 	}
 	r.Job.OutputID, r.Job.SessionID = o.outputID, c.label
 	if n := o.job; n != nil {

@@ -1,9 +1,12 @@
 package server
 
 import (
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
 // shellTool is shell_execute (the reference server's tool): argv with
@@ -26,6 +29,22 @@ var shellTool = tool[ShellInput]{
 		return c
 	},
 	result: func(o outcome) (*mcp.CallToolResult, any) {
-		return shape(o.run, o.spec, o.view())
+		res, out := shape(o.run, o.spec, o.view())
+		return withHint(res, sandbox.Hint(o.denied)), out
 	},
+}
+
+// withHint puts hint on the line after an error result's headline.
+func withHint(res *mcp.CallToolResult, hint string) *mcp.CallToolResult {
+	if hint == "" || !res.IsError || len(res.Content) == 0 {
+		return res
+	}
+	if tc, ok := res.Content[0].(*mcp.TextContent); ok {
+		head, rest, more := strings.Cut(tc.Text, "\n")
+		tc.Text = head + "\n" + hint
+		if more {
+			tc.Text += "\n" + rest
+		}
+	}
+	return res
 }

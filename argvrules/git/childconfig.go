@@ -35,13 +35,16 @@ var pinnedConfig = [][2]string{
 	// An empty credential.helper resets the helper list read so far.
 	{"credential.helper", ""},
 	// Signing and verification programs (commit.gpgSign, log --show-signature,
-	// verify-commit, ...) and the ssh default-key command (used only with
-	// gpg.format=ssh).
+	// verify-commit, ...) for each gpg.format, which stays the user's
+	// (openpgp, x509 or ssh signing all run a pinned program), and the ssh
+	// default-key command, run with gpg.format=ssh when user.signingKey
+	// is unset (gpg-interface.c get_default_ssh_signing_key): "true"
+	// prints no key, so git says none is configured.
 	{"gpg.program", "gpg"},
 	{"gpg.openpgp.program", "gpg"},
 	{"gpg.x509.program", "gpgsm"},
 	{"gpg.ssh.program", "ssh-keygen"},
-	{"gpg.format", "openpgp"},
+	{"gpg.ssh.defaultKeyCommand", "true"},
 	// Remote helpers that run programs.
 	{"protocol.ext.allow", "never"},
 	{"protocol.fd.allow", "never"},

@@ -112,6 +112,9 @@ func (q quickStart) allowed() []string {
 // MCP_SHELL_SAFE_PATH (or the default), where the server looks for it.
 func (q quickStart) installed(program string) bool {
 	path := childenv.DefaultPath
+	for _, tc := range childenv.Toolchains(os.Getenv("HOME")) { // the default's additions
+		path += string(filepath.ListSeparator) + tc.Bin
+	}
 	for _, e := range q.env {
 		if v, ok := strings.CutPrefix(e, "MCP_SHELL_SAFE_PATH="); ok {
 			path = v

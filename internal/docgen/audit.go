@@ -58,6 +58,7 @@ var auditFieldDocs = map[string]string{
 	"sandbox_abi":                "the Landlock ABI applied, 0 without Landlock",
 	"lifetime":                   "the mechanism binding the call's processes to it (see Vocabularies)",
 	"remote":                     "the client's network address (HTTP)",
+	"sandbox_denied":             "what the sandbox denied a failed call's stages, at most 8: `kind` (`exec`, `write`, `read`, `connect`, `access`), `target` (path or host:port), `guess` when read from the stage's \"Permission denied\" rather than reported by the kernel",
 	"http_status":                "the HTTP status of a request refused before MCP saw it (401, 403, 413)",
 	"suppressed":                 "records of the same kind left out by the rate limit since the last one written",
 	"audit_dropped":              "records lost since the last one written (a queue full or a failed write), carried by the next record",
@@ -85,7 +86,8 @@ func sampleRecords() []audit.Record {
 		Directory: "/w", Stdin: true, Stdout: true, Append: true, Env: map[string]string{"LANG": "C"}, ChildEnv: []string{"PATH"},
 		Timeout: time.Second, OutputLim: 1, ReturnCode: &code, Signal: "SIGKILL", Stages: 1, Rule: "sort.output-path", Reason: "refused",
 		ErrorKind: audit.KindToken, Remote: "127.0.0.1:1", Status: 401, Suppressed: 1, Sandbox: "landlock", SandboxABI: 6, Lifetime: "cgroup",
-		Job: audit.Job{Event: audit.EventJobEnd, JobID: "j", OutputID: "o", Adaptive: true, KilledBy: "job_kill", StdinBytes: 1, SessionID: "s"}}
+		SandboxDenied: []audit.Denial{{Kind: "exec", Target: "/bin/sh", Guess: true}},
+		Job:           audit.Job{Event: audit.EventJobEnd, JobID: "j", OutputID: "o", Adaptive: true, KilledBy: "job_kill", StdinBytes: 1, SessionID: "s"}}
 	failed := base
 	failed.ResultType, failed.Argv = audit.ProcessError, long
 	read := base
@@ -206,7 +208,7 @@ var recordOrder = []string{
 	"redirections.stdin", "redirections.stdout", "redirections.stdout_append", "env", "child_env",
 	"timeout", "output_limit", "stdout_bytes", "stderr_bytes", "stdout_bytes_read", "stderr_bytes_read",
 	"return_code", "signal", "stages", "rule", "rejection_reason", "error", "error_type",
-	"sandbox", "sandbox_abi", "lifetime", "remote", "http_status", "suppressed", "audit_dropped",
+	"sandbox", "sandbox_abi", "lifetime", "sandbox_denied", "remote", "http_status", "suppressed", "audit_dropped",
 	"event", "job_id", "output_id", "adaptive", "killed_by", "stream", "offset", "read_bytes", "stdin_bytes", "session_id",
 }
 

@@ -139,6 +139,7 @@ var alsoShapes = map[string]string{
 	"git": "`git-NAME` (git-upload-pack ...)",
 	"go":  "go release wrappers (`go1.22.3`, `go1.23rc1`)",
 	"pip": "`pip` with a Python version (`pip3.12`, `pip2`)",
+	"cc":  "compiler drivers with a target triplet or a version (`gcc-12`, `x86_64-linux-gnu-g++-12`, `clang-18`)",
 }
 
 // refusedPrograms is the categorical refusal list, one row per group.

@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"bytes"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
+	"github.com/seed-b63acb1b/mcp-shell-server/config"
+)
+
+// TestWarnPrograms: an allowlisted program missing from the child PATH
+// gets one warning naming MCP_SHELL_SAFE_PATH and where the server's own
+// PATH has it; a program the child PATH has, one with a path and one the
+// policy always refuses get none; the toolchain directories added to the
+// default are stated.
+func TestWarnPrograms(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("executable bits")
+	}
+	child, server := t.TempDir(), t.TempDir()
+	for dir, names := range map[string][]string{child: {"found"}, server: {"elsewhere"}} {
+		for _, n := range names {
+			if err := os.WriteFile(filepath.Join(dir, n), []byte("#!/bin/sh\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	cfg := &config.Config{Commands: []string{"found", "elsewhere", "nowhere", "/opt/x/abs", "bash"}, SafePath: child,
+		Toolchains: []childenv.Toolchain{{Name: "go", Bin: "/usr/local/go/bin"}}}
+	var buf bytes.Buffer
+	log := slog.New(slog.NewTextHandler(&buf, nil))
+	warnPrograms(log, cfg, func(k string) (string, bool) {
+		if k == "PATH" {
+			return server, true
+		}
+		return "", false
+	})
+	out := buf.String()
+	var warn string
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, "level=WARN") {
+			if warn != "" {
+				t.Errorf("more than one warning:\n%s", out)
+			}
+			warn = line
+		}
+	}
+	if !strings.Contains(warn, "MCP_SHELL_SAFE_PATH") {
+		t.Errorf("the warning does not name MCP_SHELL_SAFE_PATH:\n%s", out)
+	}
+	m := regexp.MustCompile(`programs="([^"]*)"`).FindStringSubmatch(warn)
+	if want := "elsewhere (the server's PATH has " + filepath.Join(server, "elsewhere") + "), nowhere"; m == nil || m[1] != want {
+		t.Errorf("the warning names %q, want %q:\n%s", m, want, out)
+	}
+	if !strings.Contains(out, "/usr/local/go/bin") || !strings.Contains(out, "toolchains") {
+		t.Errorf("the added toolchain directory is not stated:\n%s", out)
+	}
+}

@@ -1,0 +1,192 @@
+package sandbox
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/plan"
+)
+
+// Kinds of Denial.
+const (
+	DeniedExec    = "exec"    // executing a program
+	DeniedWrite   = "write"   // creating, writing or removing a file
+	DeniedRead    = "read"    // reading a file or listing a directory
+	DeniedConnect = "connect" // a TCP connection or bind
+	DeniedAccess  = "access"  // a file access of unknown direction
+)
+
+// Denial is one access the sandbox refused a stage. Guess marks a denial
+// read from the stage's stderr rather than reported by the kernel: the
+// program said "Permission denied", which a file's own mode can also
+// cause.
+type Denial struct {
+	Kind   string `json:"kind"`
+	Target string `json:"target,omitempty"` // path or host:port, "" when unknown
+	Guess  bool   `json:"guess,omitempty"`
+}
+
+func (d Denial) String() string {
+	t := d.Target
+	if t == "" {
+		t = "a file"
+	}
+	switch d.Kind {
+	case DeniedExec:
+		return "exec of " + t
+	case DeniedWrite:
+		return "write to " + t
+	case DeniedRead:
+		return "read of " + t
+	case DeniedConnect:
+		if d.Target == "" {
+			return "a network connection"
+		}
+		return "TCP to " + t
+	}
+	return "access to " + t
+}
+
+// MaxDenials caps the denials one call reports.
+const MaxDenials = 8
+
+// deniedLine matches the messages programs print for EACCES, EPERM and
+// EROFS: strerror's "Permission denied", "Operation not permitted" and
+// "Read-only file system" (glibc sysdeps/gnu/errlist.h; Go's
+// syscall.Errno strings are the lower-case forms), and the errno names
+// some print. A root server's stages see every mount but their writable
+// trees read-only (mountns_linux.go), so their writes outside fail with
+// EROFS before Landlock's EACCES.
+var deniedLine = regexp.MustCompile(`(?i)permission denied|operation not permitted|read-only file system|\bEACCES\b|\bEPERM\b|\bEROFS\b`)
+
+// readOnly is the EROFS message: always a write.
+var readOnly = regexp.MustCompile(`(?i)read-only file system|\bEROFS\b`)
+
+var (
+	connectWords = regexp.MustCompile(`(?i)\b(connect|dial|bind|socket|connection)\b`)
+	execWords    = regexp.MustCompile(`(?i)\b(exec|execvp|execve|fork/exec|cannot execute|cannot run|spawn|posix_spawn)\b|: not found`)
+	writeWords   = regexp.MustCompile(`(?i)\b(cannot create|cannot touch|cannot remove|cannot make|create|creat|mkdir|write|writ|rename|unlink|remove|rmdir|lock|truncate|chmod|utime|symlink|link)\w*\b`)
+	readWords    = regexp.MustCompile(`(?i)\b(read|reading|scandir|opendir|stat|cannot access|cannot open|unable to access|lstat)\b`)
+	// address is host:port as Go's net and curl print them.
+	address = regexp.MustCompile(`(\[[0-9A-Fa-f:.]+\]|[0-9]{1,3}(\.[0-9]{1,3}){3}|[A-Za-z0-9.-]+\.[A-Za-z]{2,}):[0-9]{1,5}\b`)
+	// pathWord is an absolute or relative path, bare or quoted.
+	pathWord = regexp.MustCompile("(?:^|[\\s'\"`‘“(])((/|\\./|\\.\\./|~/)[^\\s'\"`’”:,)]*)")
+	// launcher is the first word of a message of a shell or another
+	// program that runs what it names (dash: "sh: 1: PROG: Permission
+	// denied", bash: "bash: line 1: PROG: ...", make: "make: PROG: ...").
+	launcher = regexp.MustCompile(`^(\S*/)?(sh|bash|dash|ash|zsh|make|gmake|env|xargs|timeout|nice|nohup|find)(: [0-9]+| line [0-9]+)?:`)
+)
+
+// GuessDenials reads a confined stage's stderr for the messages of
+// denied accesses (deniedLine) and says what each was, in order, each
+// once, at most MaxDenials: the fallback where the kernel reports no
+// denials (Landlock logs them only through the audit subsystem, from ABI
+// 7, when audit is enabled). The kind is read from the message's words
+// (exec, connect, create ...); a message that names no direction is an
+// access.
+func GuessDenials(stderr []byte) []Denial {
+	var out []Denial
+	for line := range bytes.Lines(stderr) {
+		if len(out) == MaxDenials {
+			break
+		}
+		s := strings.TrimSpace(string(line))
+		if !deniedLine.MatchString(s) {
+			continue
+		}
+		d := Denial{Kind: DeniedAccess, Guess: true}
+		d.Target = nearestPath(s)
+		switch {
+		case connectWords.MatchString(s):
+			d.Kind, d.Target = DeniedConnect, address.FindString(s)
+		case readOnly.MatchString(s):
+			d.Kind = DeniedWrite
+		case execWords.MatchString(s):
+			d.Kind = DeniedExec
+		case writeWords.MatchString(s):
+			d.Kind = DeniedWrite
+		case readWords.MatchString(s):
+			d.Kind = DeniedRead
+		case d.Target != "" && launcher.MatchString(s) && strings.HasSuffix(strings.TrimSpace(deniedLine.Split(s, 2)[0]), d.Target+":"):
+			// "sh: 1: /usr/bin/x: Permission denied": a shell that could
+			// not run the program it names.
+			d.Kind = DeniedExec
+		}
+		if !containsDenial(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// nearestPath is the path named last before the message's error (the
+// shell that prints "sh: 1: cannot create X: ..." names itself first),
+// else the first of the line, else "".
+func nearestPath(s string) string {
+	loc := deniedLine.FindStringIndex(s)
+	if ms := pathWord.FindAllStringSubmatch(s[:loc[0]], -1); ms != nil {
+		return ms[len(ms)-1][1]
+	}
+	if m := pathWord.FindStringSubmatch(s); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+func containsDenial(ds []Denial, d Denial) bool {
+	for _, x := range ds {
+		if x == d {
+			return true
+		}
+	}
+	return false
+}
+
+// Confined reports whether any stage of p ran under Landlock: only then
+// can a denial be the sandbox's.
+func Confined(p *plan.Call) bool {
+	if p == nil {
+		return false
+	}
+	for _, st := range p.Stages {
+		if st.Confinement.Mode == ModeLandlock {
+			return true
+		}
+	}
+	return false
+}
+
+// Hint is the one line a failed call's result carries about ds: what was
+// denied and the setting that widens each kind. "" for no denials.
+func Hint(ds []Denial) string {
+	if len(ds) == 0 {
+		return ""
+	}
+	what := make([]string, len(ds))
+	guess := false
+	kinds := map[string]bool{}
+	for i, d := range ds {
+		what[i], guess = d.String(), guess || d.Guess
+		kinds[d.Kind] = true
+	}
+	var widen []string
+	if kinds[DeniedExec] {
+		widen = append(widen, "MCP_SHELL_SANDBOX_EXEC lets a program run another")
+	}
+	if kinds[DeniedRead] || kinds[DeniedAccess] {
+		widen = append(widen, "MCP_SHELL_SANDBOX_READ_DIRS widens reads")
+	}
+	if kinds[DeniedWrite] || kinds[DeniedAccess] {
+		widen = append(widen, "writes stay inside the allowed directories, the call's TMPDIR and the family's caches")
+	}
+	if kinds[DeniedConnect] {
+		widen = append(widen, "only the families whose job is the network connect out (MCP_SHELL_SANDBOX_NETWORK)")
+	}
+	lead := "The sandbox denied "
+	if guess {
+		lead = "The sandbox may have denied (a guess from the program's error; the kernel reports no denials here) "
+	}
+	return fmt.Sprintf("%s%s: %s; MCP_SHELL_SANDBOX=off shows whether it is the cause.", lead, strings.Join(what, ", "), strings.Join(widen, "; "))
+}

@@ -1,0 +1,96 @@
+package sandbox
+
+import (
+	"strings"
+	"testing"
+)
+
+// The messages are the real programs' (dash 0.5.12, GNU coreutils 9.1,
+// git 2.39, Go 1.26's os/exec and net, GNU make 4.3, curl 7.88).
+func TestGuessDenials(t *testing.T) {
+	for _, tc := range []struct {
+		stderr string
+		want   string // the denials' String, joined by "; "
+	}{
+		{"sh: 1: cannot create /etc/x: Permission denied\n", "write to /etc/x"},
+		{"touch: cannot touch '/opt/y': Permission denied\n", "write to /opt/y"},
+		{"fork/exec /bin/sh: permission denied\n", "exec of /bin/sh"},
+		{"sh: 1: /usr/bin/cc1: Permission denied\n", "exec of /usr/bin/cc1"},
+		{"make: /bin/sh: Permission denied\nmake: *** [Makefile:2: all] Error 127\n", "exec of /bin/sh"},
+		{"warning: unable to access '/home/u/.gitconfig': Permission denied\nfatal: unable to access '/home/u/.gitconfig': Permission denied\n", "read of /home/u/.gitconfig"},
+		{"dial tcp 127.0.0.1:8080: connect: permission denied\n", "TCP to 127.0.0.1:8080"},
+		{"go: example.com/m@v1: Get \"https://proxy.golang.org/x\": dial tcp [2a00::1]:443: connect: permission denied\n", "TCP to [2a00::1]:443"},
+		{"open /root/go/pkg/mod/cache/lock: permission denied\n", "write to /root/go/pkg/mod/cache/lock"},
+		{"cat: /srv/data: Permission denied\n", "access to /srv/data"},
+		{"/bin/sh: 1: cannot create ../../canary.txt: Read-only file system\n", "write to ../../canary.txt"},
+		{"touch: setting times of '/etc/passwd': Read-only file system\n", "write to /etc/passwd"},
+		{"error: something else\n", ""},
+		{"x: Operation not permitted\nx: Operation not permitted\n", "access to a file"},
+	} {
+		var got []string
+		for _, d := range GuessDenials([]byte(tc.stderr)) {
+			if !d.Guess {
+				t.Errorf("%q: a denial read from stderr is not marked a guess", tc.stderr)
+			}
+			got = append(got, d.String())
+		}
+		if g := strings.Join(got, "; "); g != tc.want {
+			t.Errorf("GuessDenials(%q) = %q, want %q", tc.stderr, g, tc.want)
+		}
+	}
+}
+
+func TestGuessDenialsCapped(t *testing.T) {
+	var b strings.Builder
+	for i := range 50 {
+		b.WriteString("sh: 1: cannot create /x" + strings.Repeat("y", i) + ": Permission denied\n")
+	}
+	if n := len(GuessDenials([]byte(b.String()))); n != MaxDenials {
+		t.Errorf("%d denials, want the cap %d", n, MaxDenials)
+	}
+}
+
+func TestHint(t *testing.T) {
+	if Hint(nil) != "" {
+		t.Error("a hint without denials")
+	}
+	h := Hint([]Denial{{Kind: DeniedExec, Target: "/bin/sh", Guess: true}, {Kind: DeniedConnect, Target: "1.2.3.4:80", Guess: true}})
+	for _, want := range []string{"a guess", "exec of /bin/sh", "TCP to 1.2.3.4:80", "MCP_SHELL_SANDBOX_EXEC", "MCP_SHELL_SANDBOX_NETWORK", "MCP_SHELL_SANDBOX=off"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("hint %q lacks %q", h, want)
+		}
+	}
+	if strings.Contains(h, "\n") {
+		t.Errorf("hint %q is more than one line", h)
+	}
+	if h := Hint([]Denial{{Kind: DeniedWrite, Target: "/x"}}); strings.Contains(h, "guess") {
+		t.Errorf("a kernel-reported denial's hint says guess: %q", h)
+	}
+}
+
+// FuzzGuessDenials: any stderr yields at most MaxDenials guesses of a
+// known kind, each once.
+func FuzzGuessDenials(f *testing.F) {
+	f.Add([]byte("sh: 1: cannot create /etc/x: Permission denied\n"))
+	f.Add([]byte("dial tcp 127.0.0.1:1: connect: permission denied"))
+	f.Add([]byte("\xff: EACCES\n\n: EPERM"))
+	f.Fuzz(func(t *testing.T, stderr []byte) {
+		ds := GuessDenials(stderr)
+		if len(ds) > MaxDenials {
+			t.Fatalf("%d denials", len(ds))
+		}
+		for i, d := range ds {
+			switch d.Kind {
+			case DeniedExec, DeniedWrite, DeniedRead, DeniedConnect, DeniedAccess:
+			default:
+				t.Fatalf("kind %q", d.Kind)
+			}
+			if !d.Guess || containsDenial(ds[:i], d) {
+				t.Fatalf("denial %d %+v of %+v", i, d, ds)
+			}
+		}
+		if h := Hint(ds); strings.Contains(h, "\n") && !strings.ContainsAny(string(stderr), "\n") {
+			t.Fatalf("hint of two lines: %q", h)
+		}
+	})
+}

@@ -1,0 +1,137 @@
+//go:build linux
+
+package day
+
+import (
+	"bufio"
+	"encoding/json"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// probeSource is a leaf program of no family: "exec" runs /bin/sh,
+// "connect ADDR" opens a TCP connection; each prints Go's error and
+// exits 1 when the access fails.
+const probeSource = `package main
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+)
+
+func main() {
+	var err error
+	switch os.Args[1] {
+	case "exec":
+		err = exec.Command("/bin/sh", "-c", "true").Run()
+	case "connect":
+		var c net.Conn
+		if c, err = net.Dial("tcp", os.Args[2]); err == nil {
+			c.Close()
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+`
+
+// probe is the probe's path: outside the allowed directory, as an
+// installed program is.
+func (f *fixture) probe() string { return filepath.Join(f.root, "bin", "probe") }
+
+// buildProbe builds the probe and the canary that the Makefile's
+// outside target overwrites unconfined.
+func (f *fixture) buildProbe(t *testing.T) {
+	t.Helper()
+	src := filepath.Join(f.root, "probesrc")
+	must(t, os.MkdirAll(src, 0o755))
+	must(t, os.WriteFile(filepath.Join(src, "main.go"), []byte(probeSource), 0o644))
+	must(t, os.WriteFile(filepath.Join(src, "go.mod"), []byte("module probe\n\ngo 1.22\n"), 0o644))
+	cmd := exec.Command("go", "build", "-o", f.probe(), ".")
+	cmd.Dir, cmd.Env = src, append(os.Environ(), "CGO_ENABLED=0", "GOFLAGS=-mod=mod")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building the probe: %v\n%s", err, out)
+	}
+	must(t, os.WriteFile(f.canary(), []byte("canary\n"), 0o644))
+}
+
+func (f *fixture) canary() string { return filepath.Join(f.root, "canary.txt") }
+
+// testDenials proves, on the default-mode fixture, that a stage the
+// sandbox stopped says so in its result and its audit record: a make
+// recipe that writes outside the allowed directory, a leaf that execs
+// sh, a leaf of no network family connecting out. Each access is real:
+// the canary stays untouched and the listener accepts nothing.
+func testDenials(t *testing.T, f *fixture) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	must(t, err)
+	defer ln.Close()
+	var accepted atomic.Int32
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted.Add(1)
+			c.Close()
+		}
+	}()
+	addr := ln.Addr().String()
+	for _, tc := range []struct {
+		name string
+		x    row
+		kind string
+		want string
+	}{
+		{"make recipe writes outside", r("make", "mk", "make", "outside"), "write", "write to ../../canary.txt"},
+		{"leaf execs sh", r("leaf", "", f.probe(), "exec"), "exec", "exec of /bin/sh"},
+		{"leaf connects out", r("leaf", "", f.probe(), "connect", addr), "connect", "TCP to " + addr},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := f.call(t, tc.x)
+			if o.ok {
+				t.Fatalf("%q succeeded under the default sandbox:\n%s", tc.x.argv, o.text)
+			}
+			if !strings.Contains(o.text, "The sandbox may have denied") || !strings.Contains(o.text, tc.want) {
+				t.Errorf("%q: the result does not say the sandbox denied %q:\n%s", tc.x.argv, tc.want, clip(o.text, 1500))
+			}
+			if rec := f.lastAudit(t); !strings.Contains(rec, `"kind":"`+tc.kind+`"`) || !strings.Contains(rec, `"guess":true`) {
+				t.Errorf("%q: the audit record has no %s denial: %s", tc.x.argv, tc.kind, clip(rec, 1500))
+			}
+		})
+	}
+	if body, err := os.ReadFile(f.canary()); err != nil || string(body) != "canary\n" {
+		t.Errorf("the canary outside the allowed directory was changed: %q, %v", body, err)
+	}
+	if n := accepted.Load(); n != 0 {
+		t.Errorf("the listener accepted %d connections from a stage without network", n)
+	}
+}
+
+// lastAudit is the last shell_execute record of the audit log.
+func (f *fixture) lastAudit(t *testing.T) string {
+	t.Helper()
+	file, err := os.Open(f.auditLog)
+	must(t, err)
+	defer file.Close()
+	var last string
+	sc := bufio.NewScanner(file)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var m map[string]any
+		if json.Unmarshal(sc.Bytes(), &m) == nil && m["tool"] == "shell_execute" {
+			last = sc.Text()
+		}
+	}
+	return last
+}
