@@ -36,12 +36,12 @@ func (p *Policy) judge(w stageWords, c callContext, ws wrapState) (plan.Stage, e
 		return st, err
 	}
 	sel := argvrules.Select(name, argvrules.Program{Path: st.Program.Found, Links: st.Program.Links})
-	if sel.Family.IsWrapper() {
-		return p.wrapper(w, c, ws, st, sel)
-	}
 	st.Judges, st.Dialect = familyNames(sel.Judges), sel.Dialect
 	if sel.Family != nil {
 		st.Family = sel.Family.Name
+	}
+	if sel.Family.IsWrapper() {
+		return p.wrapper(w, c, ws, st, sel)
 	}
 	st.Subcommands = sel.Family.Subcommands(argv)
 	st.Env, st.Confinement = p.stageEnv(st, sel.Family, c)
