@@ -63,7 +63,7 @@ const (
 	// names a .git directory.
 	CodeRedirect refusal.Code = "redirect.syntax"
 	// CodeWrapDepth: wrapper programs nest deeper than the policy reads
-	// (timeout 5 nice env ... more than maxWrapDepth levels).
+	// (more than eight levels of timeout, nice, env ...).
 	CodeWrapDepth refusal.Code = "wrap.depth"
 	// CodeWrapReplace: xargs -I's replace string is in a word xargs
 	// replaces with standard input that names a program or is a wrapper's
