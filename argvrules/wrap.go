@@ -89,8 +89,9 @@ type wrapper struct {
 	// and records what it does in w.
 	option func(ctx Context, ev *event, w *Wrapping) *Rejection
 	// operands, when set, reads the operands from the first one (at
-	// index first) instead of lead: env's NAME=VALUE words, flock's -c.
-	operands func(ctx Context, argv []string, first int, w *Wrapping) *Rejection
+	// index first) instead of lead: env's NAME=VALUE words, flock's -c;
+	// judge false reads them without judging them.
+	operands func(ctx Context, argv []string, first int, w *Wrapping, judge bool) *Rejection
 	// prepare, when set, rewrites argv before parsing (nice's obsolete
 	// -N adjustment), keeping every index.
 	prepare func(argv []string) []string
@@ -115,10 +116,11 @@ var wrappers = map[string]*wrapper{
 }
 
 // read parses argv as the wrapper does and returns what it wraps, or the
-// refusal of an option or operand the wrapper must not get.
-func (wr *wrapper) read(argv []string, ctx Context) (Wrapping, *Rejection) {
+// refusal of an option or operand the wrapper must not get; judge false
+// only finds the program (the audit log's reading of a refused call).
+func (wr *wrapper) read(argv []string, ctx Context, judge bool) (Wrapping, *Rejection) {
 	w := Wrapping{Program: -1, Appends: wr.appends, Preload: wr.preload}
-	if r := wrapDialect(wr.family, ctx); r != nil {
+	if r := wrapDialect(wr.family, ctx); r != nil && judge {
 		return w, r
 	}
 	words := argv
@@ -132,6 +134,9 @@ func (wr *wrapper) read(argv []string, ctx Context) (Wrapping, *Rejection) {
 		if ev.Kind == operandEvent {
 			first = ev.Index
 			break
+		}
+		if !judge {
+			continue
 		}
 		if ev.Opt.Risky(ev.HasValue) {
 			return w, optionRejection(ev, wrapPolicy, "")
@@ -158,7 +163,7 @@ func (wr *wrapper) read(argv []string, ctx Context) (Wrapping, *Rejection) {
 	}
 	switch {
 	case wr.operands != nil:
-		if r := wr.operands(ctx, argv, first, &w); r != nil {
+		if r := wr.operands(ctx, argv, first, &w, judge); r != nil {
 			return w, r
 		}
 	case first+wr.lead < len(argv):
@@ -175,7 +180,7 @@ func (wr *wrapper) read(argv []string, ctx Context) (Wrapping, *Rejection) {
 // Under Context.MoreOperands (an xargs around it), a wrapper that names
 // no program would take its program from the appended words.
 func (wr *wrapper) check(argv []string, ctx Context) *Rejection {
-	w, r := wr.read(argv, ctx)
+	w, r := wr.read(argv, ctx, true)
 	if r != nil {
 		return r
 	}
@@ -205,13 +210,14 @@ func Wrap(f *Family, argv []string, ctx Context) (w Wrapping, ok bool, r *Reject
 	if f == nil || wrappers[f.Name] == nil {
 		return Wrapping{Program: -1}, false, nil
 	}
-	w, r = wrappers[f.Name].read(argv, ctx)
+	w, r = wrappers[f.Name].read(argv, ctx, true)
 	return w, true, r
 }
 
 // WrappedAt is where the wrapped program's name is in argv when argv[0]
-// is a wrapper read with its grammar and no context (the audit log's
-// redaction): -1 when argv[0] is no wrapper or names no program.
+// is a wrapper, read with its grammar without judging it (the audit log's
+// redaction reads refused calls too): -1 when argv[0] is no wrapper or
+// names no program.
 func WrappedAt(argv []string) int {
 	if len(argv) == 0 {
 		return -1
@@ -220,7 +226,7 @@ func WrappedAt(argv []string) int {
 	if f == nil || wrappers[f.Name] == nil {
 		return -1
 	}
-	w, _ := wrappers[f.Name].read(argv, Context{})
+	w, _ := wrappers[f.Name].read(argv, Context{}, false)
 	return w.Program
 }
 
@@ -366,7 +372,7 @@ func envOption(_ Context, ev *event, w *Wrapping) *Rejection {
 // then every word holding "=" is an assignment, and the first other word
 // is the program. An assignment's name must not steer programs
 // (childenv.Steering: the per-call variables' rule).
-func envOperands(_ Context, argv []string, first int, w *Wrapping) *Rejection {
+func envOperands(_ Context, argv []string, first int, w *Wrapping, judge bool) *Rejection {
 	i := first
 	if i < len(argv) && argv[i] == "-" {
 		w.Env.Clear = true
@@ -375,6 +381,7 @@ func envOperands(_ Context, argv []string, first int, w *Wrapping) *Rejection {
 	for ; i < len(argv) && strings.Contains(argv[i], "="); i++ {
 		name, _, _ := strings.Cut(argv[i], "=")
 		switch {
+		case !judge:
 		case !envName.MatchString(name):
 			return ruleEnvForm.Reject(i, argv[i], "argument %d %q: %q is not a variable name env may set", i, argv[i], name)
 		case childenv.Steering(name):
@@ -416,8 +423,14 @@ const riskFlockShell = "runs its value through the shell (sh -c)"
 // through sh -c; a single operand is a file descriptor number. flock
 // opens FILE with O_CREAT (a file it may create, contained like an
 // output path; a directory is opened read-only).
-func flockOperands(ctx Context, argv []string, first int, w *Wrapping) *Rejection {
+func flockOperands(ctx Context, argv []string, first int, w *Wrapping, judge bool) *Rejection {
 	if first >= len(argv) {
+		return nil
+	}
+	if !judge {
+		if first+1 < len(argv) && argv[first+1] != "-c" && argv[first+1] != "--command" {
+			w.Program = first + 1
+		}
 		return nil
 	}
 	if first+1 >= len(argv) {

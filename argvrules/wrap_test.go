@@ -125,7 +125,7 @@ func TestWrapperGrammars(t *testing.T) {
 			t.Errorf("%q: refused: %v", r.argv, rj)
 		case w.Program != r.program:
 			t.Errorf("%q: program at %d, want %d", r.argv, w.Program, r.program)
-		case WrappedAt(r.argv) != r.program && f.Name != "flock" && f.Name != "xargs":
+		case WrappedAt(r.argv) != r.program:
 			t.Errorf("%q: WrappedAt says %d, want %d", r.argv, WrappedAt(r.argv), r.program)
 		}
 	}

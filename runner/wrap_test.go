@@ -1,3 +1,8 @@
+//go:build darwin || linux
+
+// Runs POSIX programs (coreutils, findutils, curl, openssl) through the runner and the
+// policy: Linux and macOS.
+
 package runner
 
 import (
