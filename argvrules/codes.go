@@ -46,6 +46,14 @@ const (
 	// global-option: a global option that names credentials, a daemon or
 	// configuration (container engines).
 	kindGlobalOption = "global-option"
+	// appended-words: the program runs under xargs, which appends words
+	// from standard input the policy cannot see, and the family's options
+	// can run programs, load code or write files (or, for a wrapper, the
+	// words would name the program it runs).
+	kindAppendedWords = "appended-words"
+	// dialect: a wrapper resolves to a multi-call binary (BusyBox,
+	// toybox), whose applet grammar is not the GNU one the policy reads.
+	kindWrapDialect = "dialect"
 )
 
 // familyRule is the rule "<family>.<kind>" with phrase.
@@ -106,6 +114,11 @@ var (
 	// diff3.exec-option: --diff-program runs a program of its choosing instead of diff.
 	ruleDiff3ExecOption = refusal.Rule{Code: "diff3.exec-option", Phrase: "diff3 external program"}
 
+	// env.form: an env option outside env [-i] [-u NAME] [NAME=VALUE...] PROGRAM (-C, -S, the signal options) or a malformed name.
+	ruleEnvForm = refusal.Rule{Code: "env.form", Phrase: wrapPolicy}
+	// env.steering: an env NAME=VALUE assignment of a variable that steers programs (childenv.Steering), the per-call variables' rule.
+	ruleEnvSteering = refusal.Rule{Code: "env.steering", Phrase: wrapPolicy}
+
 	// file.exec-option: -z/-Z run external decompressors.
 	ruleFileExecOption = refusal.Rule{Code: "file.exec-option", Phrase: "file external program"}
 
@@ -141,6 +154,12 @@ var (
 	ruleHgRepoConfig = refusal.Rule{Code: "hg.repo-config", Phrase: hgPolicy}
 	// hg.load-code: --config (any key: extensions load Python code) or --debugger (Python from standard input).
 	ruleHgLoadCode = refusal.Rule{Code: "hg.load-code", Phrase: hgPolicy}
+
+	// flock.shell: flock -c/--command runs its value through sh -c.
+	ruleFlockShell = refusal.Rule{Code: "flock.shell", Phrase: wrapPolicy}
+
+	// ionice.other-process: ionice -p, -P or -u, which change processes the call did not start.
+	ruleIoniceOtherProcess = refusal.Rule{Code: "ionice.other-process", Phrase: wrapPolicy}
 
 	// kubectl.command: a kubectl command that is not read-only.
 	ruleKubectlCommand = refusal.Rule{Code: "kubectl.command", Phrase: containerPolicy}
@@ -241,4 +260,11 @@ var (
 	ruleZipNoArchive = refusal.Rule{Code: "zip.no-archive", Phrase: "zip external program"}
 	// zip.exec-option: -T/-TT run an unzip command to test the archive.
 	ruleZipExecOption = refusal.Rule{Code: "zip.exec-option", Phrase: "zip external program"}
+
+	// xargs.arg-file: xargs -a names a file that cannot be read or is not a regular file (a FIFO or device could block or never end).
+	ruleXargsArgFile = refusal.Rule{Code: "xargs.arg-file", Phrase: wrapPolicy}
+	// xargs.slot-var: --process-slot-var names a variable that steers programs (childenv.Steering) or is not a variable name.
+	ruleXargsSlotVar = refusal.Rule{Code: "xargs.slot-var", Phrase: wrapPolicy}
+	// xargs.terminal: -p/--interactive or -o/--open-tty, which read from the terminal a call does not have.
+	ruleXargsTerminal = refusal.Rule{Code: "xargs.terminal", Phrase: wrapPolicy}
 )

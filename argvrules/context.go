@@ -50,6 +50,12 @@ type Context struct {
 	// writing that the containment check accepted (relative to Dir, as the
 	// program resolves it): the plan's output paths.
 	Outputs *[]string
+	// MoreOperands says words the policy cannot see follow argv (an xargs
+	// wraps the stage and appends words from standard input, or puts them
+	// in place of its -I string): a family must judge the argv as if any
+	// words at all followed. Only the wrapper families answer for that;
+	// every other family's stage is refused (Check).
+	MoreOperands bool
 
 	// base is the directory, relative to Dir, that the program changes
 	// into before it writes (go -C DIR): outputPath resolves relative

@@ -14,18 +14,37 @@ type corpusCase = testcases.Case
 var stages = testcases.RecognizerStages
 
 // verdict runs the recognizer of every stage whose argv[0] belongs to a
-// registered family; handled reports whether any stage did.
+// registered family; handled reports whether any stage did. A wrapper's
+// stage is its own words and then the program it wraps, judged the same
+// way (the policy judges that program's name: the refusal list, the
+// allowlist).
 func verdict(argv []string, ctx Context) (rej *Rejection, handled bool) {
 	for _, st := range stages(argv) {
-		if len(st) == 0 || FamilyOf(path.Base(st[0])) == nil {
-			continue
-		}
-		handled = true
-		if r := Check(st, ctx); r != nil {
-			return r, true
+		if r, h := stageVerdict(st, ctx); h {
+			handled = true
+			if r != nil {
+				return r, true
+			}
 		}
 	}
 	return nil, handled
+}
+
+func stageVerdict(st []string, ctx Context) (*Rejection, bool) {
+	if len(st) == 0 || FamilyOf(path.Base(st[0])) == nil {
+		return nil, false
+	}
+	f := FamilyOf(path.Base(st[0]))
+	if r := Check(st, ctx); r != nil || !f.IsWrapper() {
+		return r, true
+	}
+	w, _, _ := Wrap(f, st, ctx)
+	if w.Program < 0 {
+		return nil, true
+	}
+	inner := ctx
+	inner.MoreOperands = ctx.MoreOperands || w.Appends
+	return stageVerdict(st[w.Program:], inner)
 }
 
 // corpusCtx is a working directory like the corpora's: it exists and

@@ -21,6 +21,16 @@
 // The rule when dialects disagree or an abbreviation is ambiguous and one
 // reading is dangerous: reject, and say which reading.
 //
+// # Wrappers
+//
+// The wrapper families (wrap.go: xargs, timeout, nice, ionice, nohup,
+// stdbuf, time, env, flock) judge only their own words; [Wrap] says where
+// the program they run starts, which the policy judges as a stage of its
+// own. Under xargs, which appends words from standard input, the stage's
+// Context.MoreOperands is set: only a wrapper answers for words it cannot
+// see, so Check refuses every other family's program there
+// ("<family>.appended-words"); a program no family covers takes any word.
+//
 // # Registry
 //
 // registry.go holds one row per family: its name (also the prefix of its

@@ -158,6 +158,16 @@ var gitCore = []string{"/usr/lib/git-core", "/usr/libexec/git-core", "/usr/local
 // (docker/cli cli-plugins/manager/manager_unix.go defaultSystemPluginDirs).
 var dockerPlugins = []string{"/usr/local/lib/docker/cli-plugins", "/usr/local/libexec/docker/cli-plugins", "/usr/lib/docker/cli-plugins", "/usr/libexec/docker/cli-plugins"}
 
+// wrapSandbox cites the wrapper families' sandbox facts: the wrapper and
+// the program it runs are one process chain, confined as the wrapped
+// program's family is, plus the wrapper's own file (policy/wrap.go).
+const wrapSandbox = "the wrapped program's family profile plus the wrapper's own file: the wrapper execs the program the policy resolved, by its absolute path"
+
+// stdbufLibs are where stdbuf's libstdbuf.so is installed
+// (PKGLIBEXECDIR, coreutils 9.1 src/local.mk): the one library a wrapper
+// may load into the program it runs.
+var stdbufLibs = []string{"/usr/libexec/coreutils/libstdbuf.so", "/usr/lib/coreutils/libstdbuf.so", "/usr/local/libexec/coreutils/libstdbuf.so"}
+
 // registry is every family, in the order docs/rules.md lists them. Adding a
 // recognizer is one file with its function and one row here.
 var registry = []Family{
@@ -274,6 +284,17 @@ var registry = []Family{
 		SandboxSource: "Pygments 2.x runs no program"},
 	{Name: "patch", Programs: []string{"patch", "gpatch"}, Recognize: checkPatch, Source: "GNU patch 2.7.6 src/patch.c longopts and get_some_switches, util.c create_backup",
 		SandboxSource: "GNU patch 2.7.6 pch.c do_ed_script (popen \"ed - FILE\" for ed-style diffs) and util.c systemic (system() for -g/PATCH_GET): neither ed nor sh is granted, so an ed script in the patch text fails instead of running"},
+	{Name: "xargs", Programs: []string{"xargs", "gxargs"}, Recognize: wrappers["xargs"].check, Source: "GNU findutils 4.9 xargs(1), xargs/xargs.c", SandboxSource: wrapSandbox},
+	{Name: "timeout", Programs: []string{"timeout", "gtimeout"}, Recognize: wrappers["timeout"].check, Source: "GNU coreutils 9.1 timeout(1), src/timeout.c", SandboxSource: wrapSandbox},
+	{Name: "nice", Programs: []string{"nice", "gnice"}, Recognize: wrappers["nice"].check, Source: "GNU coreutils 9.1 nice(1), src/nice.c", SandboxSource: wrapSandbox},
+	{Name: "ionice", Programs: []string{"ionice"}, Recognize: wrappers["ionice"].check, Source: "util-linux 2.38 ionice(1), schedutils/ionice.c", SandboxSource: wrapSandbox},
+	{Name: "nohup", Programs: []string{"nohup", "gnohup"}, Recognize: wrappers["nohup"].check, Source: "GNU coreutils 9.1 nohup(1), src/nohup.c", SandboxSource: wrapSandbox},
+	{Name: "stdbuf", Programs: []string{"stdbuf", "gstdbuf"}, Recognize: wrappers["stdbuf"].check, Source: "GNU coreutils 9.1 stdbuf(1), src/stdbuf.c",
+		Exec:          stdbufLibs,
+		SandboxSource: wrapSandbox + "; stdbuf.c set_LD_PRELOAD loads libstdbuf.so from PKGLIBEXECDIR (Debian /usr/libexec/coreutils, Fedora /usr/libexec/coreutils, Alpine /usr/libexec/coreutils)"},
+	{Name: "time", Programs: []string{"time"}, Recognize: wrappers["time"].check, Source: "GNU time 1.9 time(1), src/time.c", SandboxSource: wrapSandbox},
+	{Name: "env", Programs: []string{"env", "genv"}, Recognize: wrappers["env"].check, Source: "GNU coreutils 9.1 env(1), src/env.c", SandboxSource: wrapSandbox},
+	{Name: "flock", Programs: []string{"flock"}, Recognize: wrappers["flock"].check, Source: "util-linux 2.38 flock(1), sys-utils/flock.c", SandboxSource: wrapSandbox},
 	{Name: "file", Programs: []string{"file"}, Recognize: checkFile, Source: "file 5.4x file(1)",
 		SandboxSource: "file 5.44 compress.c: only -z may run a decompressor, when libmagic lacks the library"},
 	{Name: "cc", Programs: []string{"cc", "c++", "gcc", "g++", "clang", "clang++"}, Also: isCompilerName, Recognize: checkCC,
@@ -367,6 +388,9 @@ func Check(argv []string, ctx Context) *Rejection {
 		judges = Families(argv[0], ctx.Program)
 	}
 	for _, f := range judges {
+		if ctx.MoreOperands && !f.IsWrapper() {
+			return appendedRejection(f, argv)
+		}
 		if r := f.Recognize(argv, ctx); r != nil {
 			return r
 		}

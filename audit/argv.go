@@ -11,8 +11,10 @@ import (
 // with its own grammar (argvrules.Secrets): the stages between "|" words
 // (their "<", ">" and ">>" redirections set aside), the whole argv as one
 // command line when it holds such words (execute_command passes them as
-// data), and the rest of the argv from every word that names a program
-// with a grammar (sudo, timeout, sshpass, docker exec run it). Every
+// data), the program each wrapper stage runs as the wrapper's grammar
+// reads it (the one the policy judges with: timeout, env, xargs ...), and
+// the rest of the argv from every word that names a program with a
+// grammar (sudo, sshpass, docker exec run it). Every
 // credential any reading finds is redacted in the form its grammar gives
 // (the password of curl's "user:password", the value of --password=V in
 // any spelling the program accepts). Then, for the words no grammar read
@@ -78,6 +80,7 @@ func readings(argv []string) []reading {
 	flush := func() {
 		if len(stage) > 0 {
 			out = append(out, reading{idx: stage, own: true})
+			out = append(out, wrappedReadings(argv, stage)...)
 		}
 		stage = stage[len(stage):]
 	}
@@ -101,6 +104,31 @@ func readings(argv []string) []reading {
 		if a := argv[i]; a != "" && a[0] != '-' && argvrules.HasSecretGrammar(path.Base(a)) {
 			out = append(out, reading{idx: identity(i, len(argv))})
 		}
+	}
+	return out
+}
+
+// maxWrapped bounds the wrappers read inside one another, as the policy
+// does.
+const maxWrapped = 8
+
+// wrappedReadings are the programs a wrapper stage runs, read with the
+// wrapper's grammar (argvrules.WrappedAt, the one the policy judges
+// with): timeout 5 curl -u U:P is curl's reading from "curl", nested
+// wrappers included.
+func wrappedReadings(argv []string, stage []int) []reading {
+	var out []reading
+	for depth := 0; depth < maxWrapped; depth++ {
+		words := make([]string, len(stage))
+		for k, i := range stage {
+			words[k] = argv[i]
+		}
+		at := argvrules.WrappedAt(words)
+		if at <= 0 {
+			return out
+		}
+		stage = stage[at:]
+		out = append(out, reading{idx: stage, own: true})
 	}
 	return out
 }

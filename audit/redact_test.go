@@ -192,6 +192,10 @@ var argvCases = []argvCase{
 
 	// Programs run by others, pipelines, data "|".
 	a("a program as an operand", []string{"timeout", "5", "curl", "-u", "a:PW1", "https://h"}, "timeout", "5", "curl", "-u", "a:"+Redacted, "https://h"),
+	a("nested wrappers", []string{"nice", "-n", "5", "env", "LC_ALL=C", "timeout", "-k", "1", "5", "curl", "--user=a:PW1", "https://h"},
+		"nice", "-n", "5", "env", "LC_ALL=C", "timeout", "-k", "1", "5", "curl", "--user=a:"+Redacted, "https://h"),
+	a("xargs -I", []string{"xargs", "-I{}", "curl", "-u", "a:PW1", "{}"}, "xargs", "-I{}", "curl", "-u", "a:"+Redacted, "{}"),
+	a("a refused env form still read", []string{"env", "LD_PRELOAD=x", "wget", "--password=PW1", "https://h"}, "env", "LD_PRELOAD=x", "wget", "--password="+Redacted, "https://h"),
 	a("sshpass running mysql", []string{"sshpass", "-p", "PW1", "mysql", "-pPW2"}, "sshpass", "-p", Redacted, "mysql", "-p"+Redacted),
 	a("a later stage", []string{"echo", "x", "|", "curl", "-u", "a:PW1"}, "echo", "x", "|", "curl", "-u", "a:"+Redacted),
 	a("a '|' that is data", []string{"curl", "-x", "|", "-u", "a:PW1"}, "curl", "-x", "|", "-u", "a:"+Redacted),

@@ -64,6 +64,13 @@ type Stage struct {
 	// Outputs are the paths the stage's options name for writing, as the
 	// recognizer resolved and contained them (relative to Dir).
 	Outputs []string `json:"outputs,omitempty"`
+	// Wrapped is the stage a wrapper program runs (timeout, nice, env,
+	// xargs ...), judged as a call of its own: its Argv[0] is the name as
+	// the client sent it, its Program the file the wrapper executes (by
+	// Program.Found, which replaces the name in this stage's Argv), its
+	// Confinement the one this stage gets, with the wrapper's own file
+	// added. Nil when the program wraps nothing.
+	Wrapped *Stage `json:"wrapped,omitempty"`
 }
 
 // Program is a resolved Argv[0]. When the name was not found, Found is

@@ -62,6 +62,13 @@ const (
 	// by another operator, or its target contains a shell metacharacter or
 	// names a .git directory.
 	CodeRedirect refusal.Code = "redirect.syntax"
+	// CodeWrapDepth: wrapper programs nest deeper than the policy reads
+	// (more than eight levels of timeout, nice, env ...).
+	CodeWrapDepth refusal.Code = "wrap.depth"
+	// CodeWrapReplace: xargs -I's replace string is in a word xargs
+	// replaces with standard input that names a program or is a wrapper's
+	// own option or operand, so standard input would choose them.
+	CodeWrapReplace refusal.Code = "wrap.replace-string"
 	// CodeRedirectStage: a redirection is on a stage where it cannot apply
 	// ("<" after the first stage, ">" before the last).
 	CodeRedirectStage refusal.Code = "redirect.stage"

@@ -53,7 +53,7 @@
 //     resolves inside the working directory (package redirect), probed
 //     after every stage was judged;
 //  7. per stage (stage.go): argv[0] must be a clean name; the categorical
-//     refusal list (shells, interpreters, wrappers, shell-escape tools;
+//     refusal list (shells, interpreters, the other wrappers, shell-escape tools;
 //     refused.go, each group with its source; the Windows programs of the
 //     LOLBAS catalogue in refusedwin.go) is checked on its basename and no
 //     allowlist entry overrides it. The basename is read with the host's
@@ -71,7 +71,14 @@
 //     such as BusyBox is judged by the applet name); then the recognizers
 //     of the families Select chose (package argvrules), with the resolved
 //     program, the stage's environment and the refusal list in their
-//     Context.
+//     Context. A wrapper's stage (xargs, timeout, nice, ionice, nohup,
+//     stdbuf, time, env, flock: wrap.go) is its own words read with its
+//     grammar (argvrules.Wrap), then the program it runs judged by this
+//     step again as a stage of its own, with env's changes to its
+//     environment and, under xargs, Context.MoreOperands, eight levels
+//     deep at most; the stage runs with that program's confinement plus
+//     the wrapper's file, and its Argv names the program by its resolved
+//     path (plan.Stage.Wrapped).
 //
 // Not prevented: a file replaced at its resolved path between the runner's
 // identity check and its execve (the window is the start of one process;

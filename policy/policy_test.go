@@ -175,12 +175,13 @@ func TestPlanStagesDropRedirects(t *testing.T) {
 
 func TestRefusedNames(t *testing.T) {
 	for _, n := range []string{"vim.basic", "vim.tiny", "busybox.static", "editor", "vimdiff", "sg", "fakeroot", "slogin", "ipython3", "pydoc3", "m4", "lua-5.4", "ld-linux-x86-64.so.2",
-		"sh", "/bin/dash", "python3", "python3.9.18", "node", "nodejs", "deno", "bun", "busybox", "env", "xargs", "timeout", "sudo", "strace", "ed", "vim", "ssh", "Bash", "perl5.36", "ruby3.2", "lua5.4"} {
+		"sh", "/bin/dash", "python3", "python3.9.18", "node", "nodejs", "deno", "bun", "busybox", "setsid", "chroot", "watch", "parallel", "sudo", "strace", "ed", "vim", "ssh", "Bash", "perl5.36", "ruby3.2", "lua5.4"} {
 		if _, _, ok := Refused(n); !ok {
 			t.Errorf("%s not refused", n)
 		}
 	}
-	for _, n := range []string{"ls", "git", "sort", "sha256sum", "base64", "md5sum", "tar", "awk", "printenv", "x86_64-linux-gnu-gcc-12", "ld.bfd", "git-upload-pack", "file", "jq", "yq", "pip3", "sed", "gsed"} {
+	for _, n := range []string{"ls", "git", "sort", "sha256sum", "base64", "md5sum", "tar", "awk", "printenv", "x86_64-linux-gnu-gcc-12", "ld.bfd", "git-upload-pack", "file", "jq", "yq", "pip3", "sed", "gsed",
+		"env", "xargs", "timeout", "nice", "ionice", "nohup", "stdbuf", "time", "flock"} { // wrapper families
 		if name, _, ok := Refused(n); ok {
 			t.Errorf("%s refused as %s", n, name)
 		}

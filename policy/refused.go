@@ -40,13 +40,13 @@ var refusedGroups = []refusedGroup{
 		"heaptrack", "uftrace", "rr", "trace-cmd", "bpftrace", "sotruss", "memusage", "xtrace", "catchsegv", "gprofng",
 		"gp-collect-app", "py-spy", "memray", "scalene", "austin", "coverage", "python3-coverage", "prove",
 	}},
-	{"command wrapper", "util-linux 2.38 (setarch and its per-architecture names, choom, uclampset, chrt, ionice, taskset, nsenter, unshare, setpriv, setsid, prlimit, flock, runuser, su, script, scriptlive), coreutils 9.1 (env, nice, nohup, stdbuf, timeout, chroot, runcon), procps watch, debianutils run-parts, findutils xargs, moreutils, GNU parallel, numactl, cgroup-tools, systemd (run0), BusyBox 1.35 applets (openvt, lpd, zcip, ifplugd, mdev, ftpd, tftpd ...), schedtool, trickle, apparmor aa-exec, policycoreutils newrole, keyutils keyctl session, oprofile, sshfs -o ssh_command", []string{
-		"env", "xargs", "timeout", "nice", "nohup", "setsid", "stdbuf", "chroot", "runcon",
+	{"command wrapper", "util-linux 2.38 (setarch and its per-architecture names, choom, uclampset, chrt, taskset, nsenter, unshare, setpriv, setsid, prlimit, runuser, su, script, scriptlive), coreutils 9.1 (chroot, runcon), procps watch, debianutils run-parts, moreutils, GNU parallel, numactl, cgroup-tools, systemd (run0), BusyBox 1.35 applets (openvt, lpd, zcip, ifplugd, mdev, ftpd, tftpd ...), schedtool, trickle, apparmor aa-exec, policycoreutils newrole, keyutils keyctl session, oprofile, sshfs -o ssh_command", []string{
+		"setsid", "chroot", "runcon",
 		"setarch", "linux32", "linux64", "i386", "i486", "i586", "i686", "x86_64", "x86", "uname26", "arm", "armh", "armv7l",
 		"aarch64", "arm64", "ppc", "ppc32", "ppc64", "ppcle", "ppc64le", "s390", "s390x", "sparc", "sparc32", "sparc32bash",
 		"sparc64", "mips", "mips32", "mips64", "parisc", "parisc32", "parisc64", "alpha", "ia64", "loongarch", "loongarch64",
-		"riscv64", "choom", "uclampset", "chrt", "ionice", "taskset", "nsenter", "unshare", "setpriv", "prlimit", "flock",
-		"runuser", "su", "sudo", "sudoedit", "doas", "pkexec", "ksu", "script", "scriptlive", "time", "watch", "run-parts",
+		"riscv64", "choom", "uclampset", "chrt", "taskset", "nsenter", "unshare", "setpriv", "prlimit",
+		"runuser", "su", "sudo", "sudoedit", "doas", "pkexec", "ksu", "script", "scriptlive", "watch", "run-parts",
 		"start-stop-daemon", "daemon", "daemonize", "systemd-run", "systemd-nspawn", "systemd-inhibit", "machinectl",
 		"firejail", "bwrap", "minijail0", "nsjail", "capsh", "sg", "newgrp", "fakeroot", "fakeroot-sysv", "fakeroot-tcp",
 		"fakechroot", "proot", "schroot", "dbus-run-session", "dbus-launch", "ssh-agent", "rlwrap", "eatmydata", "sshpass",

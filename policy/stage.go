@@ -14,12 +14,20 @@ import (
 // plan: every fact about the stage is decided here, once (the order of
 // checks is the package documentation's step 4).
 func (p *Policy) stage(w stageWords, c callContext) (plan.Stage, error) {
+	return p.judge(w, c, wrapState{})
+}
+
+// judge is stage for a stage that may be a wrapper's (wrap.go).
+func (p *Policy) judge(w stageWords, c callContext, ws wrapState) (plan.Stage, error) {
 	argv, offsets := w.argv, w.offsets
 	if len(argv) == 0 || strings.TrimSpace(argv[0]) == "" {
 		return plan.Stage{}, reject(CodeEmpty, w.start, "", "Empty command")
 	}
 	name, at := argv[0], offsets[0]
 	st := plan.Stage{Argv: argv}
+	if err := ws.checkName(name, at); err != nil {
+		return st, err
+	}
 	var err error
 	if st.Rule, err = p.admit(name, at); err != nil {
 		return st, err
@@ -32,10 +40,14 @@ func (p *Policy) stage(w stageWords, c callContext) (plan.Stage, error) {
 	if sel.Family != nil {
 		st.Family = sel.Family.Name
 	}
+	if sel.Family.IsWrapper() {
+		return p.wrapper(w, c, ws, st, sel)
+	}
 	st.Subcommands = sel.Family.Subcommands(argv)
 	st.Env, st.Confinement = p.stageEnv(st, sel.Family, c)
 	ctx := p.recognizerContext(c, st, sel)
 	ctx.Outputs = &st.Outputs
+	ctx.MoreOperands = ws.more
 	if err := p.recognize(argv, offsets, ctx); err != nil {
 		return st, err
 	}

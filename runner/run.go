@@ -239,5 +239,10 @@ func launchable(st *plan.Stage) error {
 	if st.Program.Err != nil {
 		return st.Program.Err
 	}
+	for w := st.Wrapped; w != nil; w = w.Wrapped {
+		if err := w.Program.Verify(); err != nil { // the program a wrapper executes
+			return err
+		}
+	}
 	return st.Program.Verify()
 }
