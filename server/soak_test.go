@@ -157,7 +157,11 @@ func TestSoak(t *testing.T) {
 	t.Logf("%d tool calls after %d of warm-up in %.1fs (%.0f/s): %s", calls, first.calls, took.Seconds(), float64(calls)/took.Seconds(), counts.String())
 	for _, m := range soakMetrics {
 		t.Logf("%-13s %s (slope %+.1f per 1,000 calls, tolerance %+d)", m.name, m.series(samples), slope(samples, m.value)*1000, m.tolerance)
-		if g := m.value(last) - m.value(first); g > float64(m.tolerance) {
+		from := first
+		if m.plateau {
+			from = samples[len(samples)/2]
+		}
+		if g := m.value(last) - m.value(from); g > float64(m.tolerance) {
 			t.Errorf("%s grew by %+.0f over %d calls (tolerance %+d): %s", m.name, g, calls, m.tolerance, m.series(samples))
 		}
 	}
@@ -203,18 +207,23 @@ type soakMetric struct {
 	name      string
 	value     func(soakResources) float64
 	tolerance int
+	// plateau: the figure is judged over the second half of the samples.
+	// It settles at a level set by the busiest moment so far (threads
+	// kept after a burst of blocking system calls on a loaded machine),
+	// so only growth that goes on past the middle is a leak.
+	plateau bool
 }
 
 var soakMetrics = []soakMetric{
-	{"heap objects", func(r soakResources) float64 { return float64(r.heapObjects) }, soakHeapObjects},
-	{"heap KiB", func(r soakResources) float64 { return float64(r.heapKiB) }, soakHeap >> 10},
-	{"RSS KiB", func(r soakResources) float64 { return float64(r.rssKiB) }, rssTolerance() >> 10},
-	{"OS threads", func(r soakResources) float64 { return float64(r.threads) }, soakThreads},
-	{"goroutines", func(r soakResources) float64 { return float64(r.goroutines) }, 2},
-	{"descriptors", func(r soakResources) float64 { return float64(r.fds) }, 0},
-	{"store entries", func(r soakResources) float64 { return float64(r.entries) }, soakEntries},
-	{"outputs", func(r soakResources) float64 { return float64(r.store.Outputs) }, 256},
-	{"tombstones", func(r soakResources) float64 { return float64(r.store.Tombstones) }, 0},
+	{"heap objects", func(r soakResources) float64 { return float64(r.heapObjects) }, soakHeapObjects, false},
+	{"heap KiB", func(r soakResources) float64 { return float64(r.heapKiB) }, soakHeap >> 10, false},
+	{"RSS KiB", func(r soakResources) float64 { return float64(r.rssKiB) }, rssTolerance() >> 10, false},
+	{"OS threads", func(r soakResources) float64 { return float64(r.threads) }, soakThreads, true},
+	{"goroutines", func(r soakResources) float64 { return float64(r.goroutines) }, 2, false},
+	{"descriptors", func(r soakResources) float64 { return float64(r.fds) }, 0, false},
+	{"store entries", func(r soakResources) float64 { return float64(r.entries) }, soakEntries, false},
+	{"outputs", func(r soakResources) float64 { return float64(r.store.Outputs) }, 256, false},
+	{"tombstones", func(r soakResources) float64 { return float64(r.store.Tombstones) }, 0, false},
 }
 
 func (m soakMetric) series(rs []soakResources) string {
