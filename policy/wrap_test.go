@@ -135,7 +135,6 @@ func wrapVerdict(t *testing.T, env map[string]string, dir string, argv []string,
 		return "reject", nil // a configuration the server refuses to start with
 	}
 	call, err := policy.FromSettings(cfg.PolicySettings(), policy.Sandbox{}).Decide(policy.Request{Argv: argv})
-	defer call.Close()
 	if err != nil {
 		var r *refusal.Rejection
 		if !errors.As(err, &r) {
@@ -143,6 +142,7 @@ func wrapVerdict(t *testing.T, env map[string]string, dir string, argv []string,
 		}
 		return "reject", nil
 	}
+	defer call.Close()
 	return "allow", call
 }
 

@@ -72,6 +72,7 @@ func offers(caps *mcp.ServerCapabilities, c string) bool {
 	case capCompletions:
 		return caps.Completions != nil
 	case capLogging:
+		//lint:ignore SA1019 sessions at revisions before 2026-07-28 still negotiate logging
 		return caps.Logging != nil
 	}
 	return false

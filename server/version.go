@@ -15,13 +15,6 @@ const (
 	// 1.10.2 and 1.12.1 reject the whole result of a call that carries
 	// one).
 	linksFrom = "2025-06-18"
-	// batchesIn is the one revision whose JSON-RPC receivers must accept
-	// batches (2025-03-26, "Batching"; 2025-06-18 removed them).
-	batchesIn = "2025-03-26"
-	// noServerRequestsFrom is the first revision in which a server sends
-	// no requests of its own while serving one (SEP-2322: it returns
-	// input requests instead).
-	noServerRequestsFrom = statelessFrom
 )
 
 // protocolOf is the protocol revision req's session speaks: the one a

@@ -21,11 +21,9 @@ type row struct {
 func r(family, dir string, argv ...string) row { return row{family: family, dir: dir, argv: argv} }
 
 func (x row) in(stdin string) row  { x.stdin = stdin; return x }
-func (x row) with(k, v string) row { x.envs = map[string]string{k: v}; return x }
 func (x row) wants(s string) row   { x.want = s; return x }
 func (x row) need(p ...string) row { x.needs = p; return x }
 func (x row) key() row             { x.light = true; return x }
-func (x row) slow() row            { x.heavy = true; return x }
 
 // corpus is the day, in order: later rows work on what earlier ones made.
 // Every row must succeed unconfined.
