@@ -179,7 +179,7 @@ func Hint(ds []Denial) string {
 		widen = append(widen, "MCP_SHELL_SANDBOX_READ_DIRS widens reads")
 	}
 	if kinds[DeniedWrite] || kinds[DeniedAccess] {
-		widen = append(widen, "writes stay inside the allowed directories, the call's TMPDIR and the family's caches")
+		widen = append(widen, "writes stay inside the allowed directories, the call's TMPDIR and the family's caches (a directory is allowed by naming it at start-up: a DIR argument or MCP_SHELL_ALLOWED_DIRECTORIES)")
 	}
 	if kinds[DeniedConnect] {
 		widen = append(widen, "only the families whose job is the network connect out (MCP_SHELL_SANDBOX_NETWORK)")

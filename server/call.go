@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/outputs"
 	"github.com/seed-b63acb1b/mcp-shell-server/plan"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 	"github.com/seed-b63acb1b/mcp-shell-server/runner"
@@ -120,11 +121,31 @@ func (s *Server) run(ctx context.Context, c call, o outcome) outcome {
 
 // denials are what the sandbox denied a call that ran confined and
 // failed, read from its stderr (sandbox.GuessDenials).
-func denials(o outcome) []sandbox.Denial {
+func denials(o outcome) []sandbox.Denial { return denialsIn(o, o.run.Stderr) }
+
+// denialsIn are the denials of a failed confined call read from stderr,
+// the stream as captured or, for a job, as retained.
+func denialsIn(o outcome, stderr []byte) []sandbox.Denial {
 	if o.kind != ran || !pipelineStatus(o.run).failed || !sandbox.Confined(o.plan) {
 		return nil
 	}
-	return sandbox.GuessDenials(o.run.Stderr)
+	return sandbox.GuessDenials(stderr)
+}
+
+// hintBytes is how much of a job's retained stderr is read for the
+// denials it reports: the programs say so near their start.
+const hintBytes = 64 << 10
+
+// stderrHead is the start of an output's retained stderr.
+func stderrHead(out *outputs.Output) []byte {
+	if out == nil {
+		return nil
+	}
+	c, err := out.Read(1, 0, hintBytes)
+	if err != nil {
+		return nil
+	}
+	return c.Data
 }
 
 // sandbox is how this server confines children, for the audit record.

@@ -4,6 +4,7 @@ package day
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"net"
 	"os"
@@ -12,6 +13,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // probeSource is a leaf program of no family: "exec" runs /bin/sh,
@@ -110,6 +114,7 @@ func testDenials(t *testing.T, f *fixture) {
 			}
 		})
 	}
+	t.Run("background make recipe writes outside", func(t *testing.T) { testJobDenial(t, f) })
 	if body, err := os.ReadFile(f.canary()); err != nil || string(body) != "canary\n" {
 		t.Errorf("the canary outside the allowed directory was changed: %q, %v", body, err)
 	}
@@ -134,4 +139,48 @@ func (f *fixture) lastAudit(t *testing.T) string {
 		}
 	}
 	return last
+}
+
+// testJobDenial: a job the sandbox stopped says so in its status and in
+// its job_end record, as a foreground call does.
+func testJobDenial(t *testing.T, f *fixture) {
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+	defer cancel()
+	res, err := f.session.CallTool(ctx, &mcp.CallToolParams{Name: "shell_execute", Arguments: map[string]any{
+		"command": []string{"make", "outside"}, "directory": filepath.Join(f.work, "mk"), "background": true}})
+	must(t, err)
+	var started struct {
+		JobID string `json:"job_id"`
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	if json.Unmarshal(raw, &started) != nil || started.JobID == "" {
+		t.Fatalf("no job started: %s", raw)
+	}
+	var text string
+	for ended := false; !ended; {
+		st, err := f.session.CallTool(ctx, &mcp.CallToolParams{Name: "job_status", Arguments: map[string]any{"id": started.JobID, "wait": 30}})
+		must(t, err)
+		text = st.Content[0].(*mcp.TextContent).Text
+		var out struct {
+			State string `json:"state"`
+		}
+		raw, _ := json.Marshal(st.StructuredContent)
+		must(t, json.Unmarshal(raw, &out))
+		ended = out.State != "running" && out.State != "queued"
+	}
+	if !strings.Contains(text, "The sandbox may have denied") || !strings.Contains(text, "write to ../../canary.txt") {
+		t.Errorf("the failed job's status does not say the sandbox denied the write:\n%s", clip(text, 1500))
+	}
+	// The job_end record is written by the audit's writer after the job
+	// ended; the log is a file, which gives no signal, so it is read
+	// again until the record is there.
+	var rec string
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if rec = f.lastAudit(t); strings.Contains(rec, `"event":"job_end"`) {
+			break
+		}
+	}
+	if !strings.Contains(rec, `"event":"job_end"`) || !strings.Contains(rec, `"kind":"write"`) {
+		t.Errorf("the job_end record has no write denial: %s", clip(rec, 1500))
+	}
 }
