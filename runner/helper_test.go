@@ -79,6 +79,10 @@ func checkHelpersUsed(code int) int {
 
 var testBinary = sync.OnceValues(os.Executable)
 
+// helperRuns names the helpers a helper starts itself ("tree" starts a
+// "sleep" grandchild), which a test using it uses too.
+var helperRuns = map[string][]string{"tree": {"sleep"}}
+
 // helper returns the argv of a stage that runs helper name with args.
 func helper(t testing.TB, name string, args ...string) []string {
 	t.Helper()
@@ -86,6 +90,9 @@ func helper(t testing.TB, name string, args ...string) []string {
 		t.Fatalf("no helper %q", name)
 	}
 	helperUsed.Store(name, true)
+	for _, inner := range helperRuns[name] {
+		helperUsed.Store(inner, true)
+	}
 	exe, err := testBinary()
 	if err != nil {
 		t.Fatal(err)
