@@ -45,8 +45,23 @@ func TestChildrenProfiles(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(home, ".gitconfig"), "[user]\n\tsigningKey = ~/.ssh/id_ed25519.pub\n", 0o644)
 	signer := filepath.Join(home, ".ssh", "id_ed25519")
-	if git := stageOf(t, l.Rules, work, env, nil, "git", "commit", "-S").Confinement; !slices.Contains(git.Read, signer) {
-		t.Errorf("git commit -S cannot read the configured signing key %s: %q", signer, git.Read)
+	if err := os.MkdirAll(filepath.Dir(signer), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, signer, "-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----\n", 0o600)
+	writeFile(t, signer+".pub", "ssh-ed25519 AAAA day@example.invalid\n", 0o644)
+	git := stageOf(t, l.Rules, work, env, nil, "git", "commit", "-S").Confinement
+	if !slices.Contains(git.Read, signer+".pub") {
+		t.Errorf("git commit -S cannot read the configured public signing key %s.pub: %q", signer, git.Read)
+	}
+	// Any git subcommand prints what it may read (diff --no-index), so the
+	// private key stays with the agent.
+	if slices.Contains(git.Read, signer) {
+		t.Errorf("a git stage may read the private key %s: %q", signer, git.Read)
+	}
+	writeFile(t, filepath.Join(home, ".gitconfig"), "[user]\n\tsigningKey = ~/.ssh/id_ed25519\n", 0o644)
+	if git := stageOf(t, l.Rules, work, env, nil, "git", "commit", "-S").Confinement; slices.Contains(git.Read, signer) {
+		t.Errorf("a signing key configured as the private key file is readable by git: %q", git.Read)
 	}
 	if mk := stageOf(t, l.Rules, work, env, nil, "make").Confinement; slices.Contains(mk.Read, signer) || slices.Contains(mk.Read, signer+".pub") {
 		t.Errorf("a make stage may read git's signing key: %q", mk.Read)

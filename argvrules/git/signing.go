@@ -2,7 +2,11 @@ package git
 
 import (
 	"bufio"
+	"bytes"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,9 +22,12 @@ var signingKeys = []string{"user.signingkey", "gpg.ssh.allowedsignersfile", "gpg
 
 // SigningFiles returns the files the user's own global git configuration
 // (~/.gitconfig and ~/.config/git/config beneath home) names for signing:
-// the signing key file and, for a public key (NAME.pub), the private key
-// beside it that ssh-keygen -Y sign reads when no agent holds the key,
-// and the allowed-signers and revocation files. Only the operator's files
+// the signing key file when it is a public key, and the allowed-signers
+// and revocation files. A private key is never among them: the sandbox
+// grants reads to the whole git stage, and every git subcommand can print
+// a file it may read (git diff --no-index, commit -F), so signing with a
+// key that is not in ssh-agent or gpg-agent fails in the sandbox rather
+// than exposing the key (ssh-keygen -Y sign -f KEY.pub asks the agent). Only the operator's files
 // count, never a repository's .git/config, which a call can write. Include
 // directives are not followed. Missing files are returned too (the
 // sandbox skips them). The answer is cached per file state.
@@ -61,10 +68,27 @@ func signingPaths(v, home string) []string {
 		return nil // a key id, or a path relative to wherever git runs
 	}
 	v = filepath.Clean(v)
-	if priv, ok := strings.CutSuffix(v, ".pub"); ok {
-		return []string{v, priv}
+	if privateKey(v) {
+		return nil
 	}
 	return []string{v}
+}
+
+// privateKey reports whether file holds a private key (OpenSSH and PEM
+// armour: "-----BEGIN ... PRIVATE KEY-----"), or cannot be read to tell.
+// A missing file is no key: the sandbox skips it.
+func privateKey(file string) bool {
+	f, err := os.Open(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	if err != nil {
+		return true
+	}
+	defer f.Close()
+	head := make([]byte, 4096)
+	n, _ := io.ReadFull(f, head)
+	return bytes.Contains(head[:n], []byte("PRIVATE KEY"))
 }
 
 // configValues reads the values of keys ("section.name" or

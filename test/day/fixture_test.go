@@ -4,6 +4,7 @@ package day
 
 import (
 	"archive/zip"
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -13,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -28,6 +30,7 @@ type fixture struct {
 	root, home, work string
 	env              []string // the setup commands' environment
 	gpgKey           string   // fingerprint of the signing key ("" without gpg)
+	agentSock        string   // the ssh-agent's socket ("" without one)
 	session          *mcp.ClientSession
 	server           *exec.Cmd
 	serverLog        string
@@ -107,6 +110,9 @@ func (f *fixture) buildHome(t *testing.T) {
 		f.write(t, filepath.Join(f.home, ".config/git/allowed_signers"), "day@example.invalid "+string(pub))
 		f.run(t, "", "git", "config", "--global", "user.signingkey", "~/.ssh/id_ed25519.pub")
 		f.run(t, "", "git", "config", "--global", "gpg.ssh.allowedSignersFile", "~/.config/git/allowed_signers")
+		if has("ssh-agent") && has("ssh-add") {
+			f.startSSHAgent(t, filepath.Join(ssh, "id_ed25519"))
+		}
 	}
 	if has("gpg") && has("gpgconf") {
 		f.run(t, "", "gpg", "--batch", "--pinentry-mode", "loopback", "--passphrase", "", "--quick-gen-key", "Day Tester <day@example.invalid>", "ed25519", "sign", "never")
@@ -290,6 +296,29 @@ var allowlist = []string{
 
 // start runs the server on the allowed directory with the developer's
 // allowlist and nothing else configured but the mode.
+// startSSHAgent runs the ssh-agent a developer's session has, holding
+// key: the sandbox never lets git read a private key, so ssh signing goes
+// through the agent.
+func (f *fixture) startSSHAgent(t *testing.T, key string) {
+	t.Helper()
+	f.agentSock = filepath.Join(f.root, "ssh-agent.sock")
+	agent := exec.Command("ssh-agent", "-D", "-a", f.agentSock)
+	agent.Env = f.env
+	stdout, err := agent.StdoutPipe()
+	must(t, err)
+	must(t, agent.Start())
+	t.Cleanup(func() { agent.Process.Kill(); agent.Wait() })
+	// It prints its environment lines once its socket listens.
+	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || !strings.Contains(line, "SSH_AUTH_SOCK") {
+		t.Fatalf("ssh-agent did not start: %q %v", line, err)
+	}
+	add := exec.Command("ssh-add", "-q", key)
+	add.Env = append(append([]string{}, f.env...), "SSH_AUTH_SOCK="+f.agentSock)
+	if out, err := add.CombinedOutput(); err != nil {
+		t.Fatalf("ssh-add: %v\n%s", err, out)
+	}
+}
+
 func (f *fixture) start(t *testing.T) {
 	t.Helper()
 	allow := append([]string{}, allowlist...)
@@ -302,6 +331,10 @@ func (f *fixture) start(t *testing.T) {
 		"MCP_SHELL_RETAIN_DIR=" + filepath.Join(f.root, "retain"),
 		"MCP_SHELL_AUDIT_LOG=" + f.auditLog,
 		"MCP_SHELL_LOG_LEVEL=info",
+	}
+	if f.agentSock != "" {
+		env = append(env, "SSH_AUTH_SOCK="+f.agentSock)
+		env[slices.Index(env, "MCP_SHELL_CHILD_ENV_ALLOWLIST=GOCACHE")] = "MCP_SHELL_CHILD_ENV_ALLOWLIST=GOCACHE,SSH_AUTH_SOCK"
 	}
 	if f.mode == "off" {
 		env = append(env, "MCP_SHELL_SANDBOX=off")
