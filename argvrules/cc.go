@@ -1,7 +1,9 @@
 package argvrules
 
 import (
+	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
@@ -69,10 +71,20 @@ func checkCC(argv []string, ctx Context) *Rejection {
 			return ruleCCResponseFile.Reject(i, w, "argument %d %q reads further options from a file, which this check cannot see", i, w)
 		}
 		name, value, next := w, "", -1
-		if ccSeparate[w] && i+1 < len(argv) {
+		if strings.HasPrefix(w, "--") && len(w) > 2 {
+			var ok bool
+			if name, value, next, ok = ccLong(argv, i); !ok {
+				return ruleCCExecOption.Reject(i, w, "argument %d %q abbreviates several of the driver's long options", i, w)
+			}
+		}
+		if next < 0 && value == "" && ccSeparate[name] && i+1 < len(argv) {
 			value, next = argv[i+1], i+1
 		}
 		if r := ccWord(ctx, argv, i, name, value); r != nil {
+			if name != w {
+				r.Arg = w
+				r.Message = strings.Replace(r.Message, strconv.Quote(name), fmt.Sprintf("%q (which the driver reads as %q)", w, name), 1)
+			}
 			return r
 		}
 		if next > 0 {
@@ -112,6 +124,10 @@ func ccWord(ctx Context, argv []string, i int, w, sep string) *Rejection {
 		return out(w[2:], redirect.File)
 	case w == "-dumpdir":
 		return out(sep, redirect.Dir)
+	case w == "-dumpbase":
+		// The dump and -save-temps files are named after it, directory
+		// included (GCC 12 manual 3.2 -dumpbase).
+		return out(sep, redirect.File)
 	case strings.HasPrefix(w, "-fdump-"), strings.HasPrefix(w, "-fopt-info"), strings.HasPrefix(w, "-ftime-trace="),
 		strings.HasPrefix(w, "-foptimization-record-file="):
 		if _, v, ok := strings.Cut(w, "="); ok {
@@ -134,9 +150,9 @@ func ccWord(ctx Context, argv []string, i int, w, sep string) *Rejection {
 // plugin is refused, a path written is contained. A -Xlinker word pair
 // (-Xlinker -Map -Xlinker FILE) is read as one sequence.
 func ccPassed(ctx Context, argv []string, i int, opt string, words []string) *Rejection {
-	if opt == "-Xlinker" || opt == "-Xclang" {
-		// The values of consecutive -Xlinker (-Xclang) options form one
-		// argument list of the linker (frontend).
+	if strings.HasPrefix(opt, "-X") && argv[i] == opt {
+		// The values of consecutive -Xlinker (-Xassembler, -Xpreprocessor,
+		// -Xclang) options form one argument list of the tool.
 		words = nil
 		for j := i; j+1 < len(argv) && argv[j] == opt; j += 2 {
 			words = append(words, argv[j+1])
@@ -153,6 +169,11 @@ func ccPassed(ctx Context, argv []string, i int, opt string, words []string) *Re
 		var p string
 		kind := redirect.File
 		switch {
+		case ldOutput(v) != "":
+			p = ldOutput(v)
+			if p == "\x00next" {
+				p = next
+			}
 		case v == "-o", v == "-Map", v == "--Map", v == "--MD", v == "-MD", v == "-MMD", v == "-MF", v == "--dependency-file":
 			p = next
 		case strings.HasPrefix(v, "-Map="), strings.HasPrefix(v, "--Map="), strings.HasPrefix(v, "--dependency-file="):
@@ -192,3 +213,21 @@ var compilerName = regexp.MustCompile(`^([A-Za-z0-9_.]+-)*(gcc|g\+\+|c\+\+|cc|cl
 
 // isCompilerName reports whether base is a compiler driver's name.
 func isCompilerName(base string) bool { return compilerName.MatchString(base) }
+
+// ldOutput is the file a linker word names as its output: GNU ld 2.40
+// reads long options with getopt_long_only, so --output=F, -output F and
+// their abbreviations down to --ou are -o (ld(1) -o); "\x00next" when the
+// file is the next word, "" for other words.
+func ldOutput(v string) string {
+	if !strings.HasPrefix(v, "-") || strings.HasPrefix(v, "-o") && !strings.HasPrefix(v, "-ou") {
+		return ""
+	}
+	name, value, hasValue := strings.Cut(strings.TrimLeft(v, "-"), "=")
+	if len(name) < 2 || !strings.HasPrefix("output", name) {
+		return ""
+	}
+	if hasValue {
+		return value
+	}
+	return "\x00next"
+}

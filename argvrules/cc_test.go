@@ -1,6 +1,9 @@
 package argvrules
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // ccRows are the compiler drivers' table (GCC 12 manual, clang 14–18
 // driver options).
@@ -47,6 +50,28 @@ var ccRows = []row{
 	{a("gcc", "-fdump-tree-all=/tmp/t", "-c", "m.c"), "cc.output-path"},
 	{a("clang", "-MJ", "/tmp/cc.json", "-c", "m.c"), "cc.output-path"},
 	{a("clang", "-ftime-trace=/tmp/t.json", "-c", "m.c"), "cc.output-path"},
+	// the driver's long aliases (gcc.cc option_map) and ld's spellings
+	{a("gcc", "--version"), ""},
+	{a("gcc", "--std=c11", "--output", "a.out", "--save-temps", "m.c"), ""},
+	{a("gcc", "--output=hello", "m.c"), ""},
+	{a("cc", "--plugin=./evil.so", "-c", "m.c"), "cc.exec-option"},
+	{a("cc", "--for-linker=--plugin=/tmp/p.so", "m.c"), "cc.exec-option"},
+	{a("cc", "--for-linker", "-plugin", "m.c"), "cc.exec-option"},
+	{a("cc", "--prefix=/tmp/pfx/", "-c", "m.c"), "cc.exec-option"},
+	{a("cc", "--pre=/tmp/pfx/", "-c", "m.c"), "cc.exec-option"},
+	{a("cc", "--specs=evil.specs", "m.c"), "cc.exec-option"},
+	{a("cc", "--s", "x", "m.c"), "cc.exec-option"},
+	{a("cc", "--output=/tmp/x", "m.c"), "cc.output-path"},
+	{a("cc", "--out", "/tmp/x", "m.c"), "cc.exec-option"}, // ambiguous: --output, --output-class-directory
+	{a("cc", "--dump-tree-original=/tmp/t", "-c", "m.c"), "cc.output-path"},
+	{a("cc", "--dumpbase", "/tmp/x", "-save-temps", "-c", "m.c"), "cc.output-path"},
+	{a("cc", "-dumpbase", "/tmp/x", "-save-temps", "-c", "m.c"), "cc.output-path"},
+	{a("cc", "-Wl,--output=/tmp/x", "m.c"), "cc.output-path"},
+	{a("cc", "-Wl,-output,/tmp/x", "m.c"), "cc.output-path"},
+	{a("cc", "-Xlinker", "--output=/tmp/x", "m.c"), "cc.output-path"},
+	{a("cc", "-Xlinker", "--out", "-Xlinker", "/tmp/x", "m.c"), "cc.output-path"},
+	{a("cc", "-Xpreprocessor", "-MD", "-Xpreprocessor", "/tmp/m.d", "-c", "m.c"), "cc.output-path"},
+	{a("cc", "-Xpreprocessor", "-MD", "-Xpreprocessor", "m.d", "-c", "m.c"), ""},
 }
 
 func TestCCRows(t *testing.T) {
@@ -75,4 +100,26 @@ func TestScriptRows(t *testing.T) {
 	for _, r := range scriptRows {
 		expectRule(t, ctx, r.argv, r.rule)
 	}
+}
+
+// FuzzCCDriver: checkCC answers any argv without panicking, and a word
+// it rewrites from a long alias is judged like the short form: an argv
+// accepted with "--output=V" is accepted with "-o V".
+func FuzzCCDriver(f *testing.F) {
+	for _, r := range ccRows {
+		f.Add(strings.Join(r.argv[1:], "\x00"))
+	}
+	ctx := pinCtx(f, sedTestDir(f))
+	f.Fuzz(func(t *testing.T, joined string) {
+		argv := append([]string{"cc"}, strings.Split(joined, "\x00")...)
+		long := checkCC(argv, ctx)
+		for i := 1; i+1 < len(argv); i++ {
+			if strings.HasPrefix(argv[i], "--output=") {
+				short := append(append(append([]string{}, argv[:i]...), "-o", strings.TrimPrefix(argv[i], "--output=")), argv[i+1:]...)
+				if long == nil && checkCC(short, ctx) != nil {
+					t.Errorf("%q accepted, its short form %q refused", argv, short)
+				}
+			}
+		}
+	})
 }

@@ -185,7 +185,7 @@ var registry = []Family{
 		SandboxSource: "GNU tar 1.34 src/buffer.c zip_program (the compressors of -z -j -J --lzip --lzma --lzop --zstd -Z) and src/system.c " +
 			"(compression runs /bin/sh -c PROGRAM, decompression execvp's PROGRAM -d); libarchive 3.7 runs lz4, lzop, zstd ... when built without the library"},
 	{Name: "git", Programs: []string{"git"}, Also: isGitDashed, Recognize: checkGit, Env: gitEnv, Secrets: gitTable.read, Source: "git 2.53 ∪ 2.39 parse-options (package git)",
-		HomeConfig:  append([]string{".gitconfig", ".config/git"}, gnupgPublic...),
+		HomeConfig:  append([]string{".gitconfig", ".config/git/config", ".config/git/ignore", ".config/git/attributes"}, gnupgPublic...),
 		ConfigReads: git.SigningFiles,
 		Exec: append(append([]string{}, gitCore...), "git", "sh", "true", "ssh", "gpg", "gpgsm", "ssh-keygen",
 			"basename", "sed", "uname", "gettext", "envsubst", "gettext.sh", "git-lfs"),

@@ -23,7 +23,16 @@ func TestChildrenProfiles(t *testing.T) {
 	work, home, root := t.TempDir(), t.TempDir(), t.TempDir()
 	writeFile(t, filepath.Join(home, ".gitconfig"), "[user]\n\tname = From Home\n", 0o644)
 	writeFile(t, filepath.Join(home, "secret"), "SECRET\n", 0o644)
+	writeFile(t, filepath.Join(home, ".npmrc"), "//registry.example/:_authToken=NPM_SECRET\n", 0o600)
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(home, ".config", "git"), 0o700))
+	writeFile(t, filepath.Join(home, ".config", "git", "credentials"), "https://u:GIT_SECRET@example.invalid\n", 0o600)
 	writeFile(t, filepath.Join(work, "Makefile"), "git:\n\t@git config --global user.name\nsecret:\n\t@cat "+filepath.Join(home, "secret")+
+		"\nnpmrc:\n\t@cat "+filepath.Join(home, ".npmrc")+"\ngitcred:\n\t@cat "+filepath.Join(home, ".config", "git", "credentials")+
 		"\ngoenv:\n\t@go env GOCACHE\n", 0o644)
 	l := newLauncher(t, Config{Mode: ModeAuto, WriteDirs: []string{work}, Limits: DefaultLimits(), CacheDir: root})
 	env := []string{"PATH=/usr/local/go/bin:/usr/local/bin:/usr/bin:/bin", "HOME=" + home}
@@ -33,6 +42,13 @@ func TestChildrenProfiles(t *testing.T) {
 	}
 	if o := c.run(t, "make", "-s", "secret"); o.exit == 0 || strings.Contains(o.stdout, "SECRET") {
 		t.Errorf("a make recipe read HOME beyond its children's configuration: %v", o)
+	}
+	// npm's registry token is npm's; git's credential store is no
+	// configuration git reads as such: neither reaches a recipe.
+	for _, target := range []string{"npmrc", "gitcred"} {
+		if o := c.run(t, "make", "-s", target); o.exit == 0 || strings.Contains(o.stdout, "SECRET") {
+			t.Errorf("a make recipe read a credential file (%s): %v", target, o)
+		}
 	}
 	if _, err := os.Stat("/usr/local/go/bin/go"); err == nil {
 		if o := c.run(t, "make", "-s", "goenv"); o.exit != 0 || o.stdout != filepath.Join(root, "go-build")+"\n" {

@@ -473,6 +473,13 @@ func (r *Rules) userCachesOf(home string) map[string]CacheChoice {
 // (HomeConfig, and the stage's own family's ConfigReads), for an absolute
 // home. The files ConfigReads names (git's signing keys) are never a
 // child's: a make recipe could read them with any program.
+// credentialConfig are the configuration files of the home that hold
+// registry credentials besides settings (npm's and yarn's _authToken,
+// pnpm's rc, pip's index-url with user:password): the family itself reads
+// them, a stage that runs it as a child does not, since every program of a
+// make recipe could print them.
+var credentialConfig = map[string]bool{".npmrc": true, ".yarnrc": true, ".yarnrc.yml": true, ".config/pnpm": true, ".config/pip": true, ".pip": true}
+
 func homeReads(fams []*argvrules.Family, home string) []string {
 	if !filepath.IsAbs(home) {
 		return nil
@@ -480,6 +487,9 @@ func homeReads(fams []*argvrules.Family, home string) []string {
 	var out []string
 	for i, fam := range fams {
 		for _, rel := range fam.HomeConfig {
+			if i > 0 && credentialConfig[rel] {
+				continue
+			}
 			out = append(out, filepath.Join(home, rel))
 		}
 		if fam.ConfigReads != nil && i == 0 {

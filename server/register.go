@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -81,7 +82,24 @@ func addTool[In any](s *Server, t *mcp.Tool, h tool[In]) error {
 // schema: the reference's "Input validation error:" prefix, the
 // validator's detail, and a reminder of the tool's shape (shapeHint).
 func invalidArguments(err error, hint string) *mcp.CallToolResult {
-	return errorResult("Input validation error: " + err.Error() + hint)
+	return errorResult("Input validation error: " + clipDetail(err.Error()) + hint)
+}
+
+// maxDetail bounds the validator's detail, which quotes the value it
+// refused: a 4 MiB string argument must not come back whole.
+const maxDetail = 1 << 10
+
+// clipDetail is detail cut at maxDetail bytes (on a rune boundary), saying
+// how much was left out.
+func clipDetail(detail string) string {
+	if len(detail) <= maxDetail {
+		return detail
+	}
+	cut := maxDetail
+	for cut > 0 && !utf8.RuneStart(detail[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s... (%d more bytes)", detail[:cut], len(detail)-cut)
 }
 
 // withStructured sets out as res's structured content (setStructured).
