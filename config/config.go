@@ -531,7 +531,7 @@ func (cfg *Config) setSandbox(env Env) error {
 	cfg.Launch = mode != sandbox.ModeOff
 	cfg.Sandbox = sandbox.Config{
 		Mode: mode, ReadDirs: env.SandboxReadDirs, WriteDirs: cfg.AllowedDirs, Network: network,
-		BestEffort: env.SandboxBestEffort, Limits: limits, Exec: exec, CacheDir: strings.TrimSpace(env.SandboxCacheDir),
+		BestEffort: env.SandboxBestEffort, UserCaches: env.SandboxUserCaches, Limits: limits, Exec: exec, CacheDir: strings.TrimSpace(env.SandboxCacheDir),
 	}
 	return nil
 }

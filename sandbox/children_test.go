@@ -106,7 +106,16 @@ func TestUserCaches(t *testing.T) {
 	if err := os.Chmod(shared, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	r, err := NewRules(Config{Mode: ModeAuto, WriteDirs: []string{t.TempDir()}, Limits: DefaultLimits()})
+	off, err := NewRules(Config{Mode: ModeAuto, WriteDirs: []string{t.TempDir()}, Limits: DefaultLimits()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range off.Caches(home) {
+		if c.User {
+			t.Errorf("without MCP_SHELL_SANDBOX_USER_CACHES, %s is the user's own", c.Env)
+		}
+	}
+	r, err := NewRules(Config{Mode: ModeAuto, WriteDirs: []string{t.TempDir()}, Limits: DefaultLimits(), UserCaches: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +139,7 @@ func TestUserCaches(t *testing.T) {
 	if !slices.Contains(add, "GOCACHE="+own) {
 		t.Errorf("a go stage's entries %q lack GOCACHE=%s", add, own)
 	}
-	pinned, err := NewRules(Config{Mode: ModeAuto, WriteDirs: []string{t.TempDir()}, Limits: DefaultLimits(), CacheDir: t.TempDir()})
+	pinned, err := NewRules(Config{Mode: ModeAuto, WriteDirs: []string{t.TempDir()}, Limits: DefaultLimits(), CacheDir: t.TempDir(), UserCaches: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -114,6 +114,10 @@ type Config struct {
 	// names looked up in the child PATH or absolute paths (a directory
 	// grants everything beneath it), or ExecAny.
 	Exec map[string][]string
+	// UserCaches lets stages use the user's own caches beneath HOME
+	// (MCP_SHELL_SANDBOX_USER_CACHES). Off, a stage cannot plant a build
+	// cache entry that the user's unconfined go build would trust.
+	UserCaches bool
 	// CacheDir is the root of the server-managed cache directories
 	// (MCP_SHELL_SANDBOX_CACHE_DIR); "" means DefaultCacheDir().
 	CacheDir string

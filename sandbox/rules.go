@@ -429,7 +429,8 @@ func (r *Rules) Caches(home string) []CacheChoice {
 }
 
 // userCachesOf decides, once per HOME, which caches follow the user's own
-// (Cache.User beneath home): only when the operator chose no cache root
+// (Cache.User beneath home): only when the operator asked for them
+// (Config.UserCaches) and chose no cache root
 // (MCP_SHELL_SANDBOX_CACHE_DIR, a separate trust domain), and only a
 // directory that exists and only this user can write, resolved (a
 // symbolic link is followed to where the cache really is).
@@ -447,6 +448,8 @@ func (r *Rules) userCachesOf(home string) map[string]CacheChoice {
 			switch {
 			case c.User == "":
 				ch.WhyNot = "the user's own also holds the programs they run (bin/)"
+			case !r.cfg.UserCaches:
+				ch.WhyNot = "MCP_SHELL_SANDBOX_USER_CACHES is off (a stage could plant entries the user's own builds trust)"
 			case r.cfg.CacheDir != "":
 				ch.WhyNot = "MCP_SHELL_SANDBOX_CACHE_DIR is set"
 			case !filepath.IsAbs(home):

@@ -331,6 +331,8 @@ func (f *fixture) start(t *testing.T) {
 		"MCP_SHELL_RETAIN_DIR=" + filepath.Join(f.root, "retain"),
 		"MCP_SHELL_AUDIT_LOG=" + f.auditLog,
 		"MCP_SHELL_LOG_LEVEL=info",
+		// A developer who shares their warm caches with the sandbox.
+		"MCP_SHELL_SANDBOX_USER_CACHES=1",
 	}
 	if f.agentSock != "" {
 		env = append(env, "SSH_AUTH_SOCK="+f.agentSock)
