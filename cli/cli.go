@@ -283,7 +283,7 @@ func logCaches(log *slog.Logger, choices []sandbox.CacheChoice) {
 		}
 	}
 	if len(choices) > 0 {
-		log.Info("sandbox caches: the user's own where they exist and only this user can write them, else the sandbox's beneath cache_dir",
+		log.Info("sandbox caches: the sandbox's beneath cache_dir, kept between calls; with MCP_SHELL_SANDBOX_USER_CACHES=1 the user's own where they exist and only this user can write them",
 			"users_own", strings.Join(own, " "), "sandbox_own", strings.Join(private, ", "))
 	}
 }
