@@ -67,7 +67,9 @@ var ccLoadWords = regexp.MustCompile(`^-{1,2}(plugin|load|plugin-opt|fplugin|fpa
 func checkCC(argv []string, ctx Context) *Rejection {
 	for i := 1; i < len(argv); i++ {
 		w := argv[i]
-		if strings.HasPrefix(w, "@") && len(w) > 1 {
+		if strings.HasPrefix(w, "@") && len(w) > 1 || w == "--config" || strings.HasPrefix(w, "--config=") {
+			// clang's --config FILE is a response file too (clang 16+
+			// UsersManual, "Configuration files").
 			return ruleCCResponseFile.Reject(i, w, "argument %d %q reads further options from a file, which this check cannot see", i, w)
 		}
 		name, value, next := w, "", -1

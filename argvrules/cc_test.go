@@ -37,6 +37,8 @@ var ccRows = []row{
 	{a("clang", "--gcc-toolchain=/tmp/tc", "m.c"), "cc.exec-option"},
 	{a("gcc", "-fuse-ld=/tmp/ld", "m.c"), "cc.exec-option"},
 	{a("gcc", "@opts.rsp"), "cc.response-file"},
+	{a("clang", "--config=evil.cfg", "m.c"), "cc.response-file"},
+	{a("clang", "--config", "evil.cfg", "m.c"), "cc.response-file"},
 	// paths written outside
 	{a("gcc", "-o", "/tmp/x", "m.c"), "cc.output-path"},
 	{a("gcc", "-o../x", "m.c"), "cc.output-path"},
