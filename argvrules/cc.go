@@ -171,9 +171,8 @@ func ccPassed(ctx Context, argv []string, i int, opt string, words []string) *Re
 		var p string
 		kind := redirect.File
 		switch {
-		case ldOutput(v) != "":
-			p = ldOutput(v)
-			if p == "\x00next" {
+		case isLDOutput(v):
+			if _, p, _ = strings.Cut(v, "="); !strings.Contains(v, "=") {
 				p = next
 			}
 		case v == "-o", v == "-Map", v == "--Map", v == "--MD", v == "-MD", v == "-MMD", v == "-MF", v == "--dependency-file":
@@ -216,20 +215,14 @@ var compilerName = regexp.MustCompile(`^([A-Za-z0-9_.]+-)*(gcc|g\+\+|c\+\+|cc|cl
 // isCompilerName reports whether base is a compiler driver's name.
 func isCompilerName(base string) bool { return compilerName.MatchString(base) }
 
-// ldOutput is the file a linker word names as its output: GNU ld 2.40
-// reads long options with getopt_long_only, so --output=F, -output F and
-// their abbreviations down to --ou are -o (ld(1) -o); "\x00next" when the
-// file is the next word, "" for other words.
-func ldOutput(v string) string {
+// isLDOutput reports whether a linker word is its -o in a long spelling:
+// GNU ld 2.40 reads long options with getopt_long_only, so --output=F,
+// -output F and their abbreviations down to --ou name the output file
+// (ld(1) -o); the file follows "=" or is the next word.
+func isLDOutput(v string) bool {
 	if !strings.HasPrefix(v, "-") || strings.HasPrefix(v, "-o") && !strings.HasPrefix(v, "-ou") {
-		return ""
+		return false
 	}
-	name, value, hasValue := strings.Cut(strings.TrimLeft(v, "-"), "=")
-	if len(name) < 2 || !strings.HasPrefix("output", name) {
-		return ""
-	}
-	if hasValue {
-		return value
-	}
-	return "\x00next"
+	name, _, _ := strings.Cut(strings.TrimLeft(v, "-"), "=")
+	return len(name) >= 2 && strings.HasPrefix("output", name)
 }
