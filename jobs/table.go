@@ -79,6 +79,7 @@ type Job struct {
 	result   runner.Result
 	err      error
 	killedBy string
+	note     string
 }
 
 // Done is closed once the job has ended and its ended hook has returned.
@@ -112,6 +113,9 @@ type Status struct {
 	KilledBy string
 	// StdinOpen: job_stdin may write to it.
 	StdinOpen bool
+	// Note is what the ended hook had to add about how the job ended
+	// (the server's line on what the sandbox denied it), or "".
+	Note string
 }
 
 // Status returns a snapshot.
@@ -131,7 +135,7 @@ func (j *Job) Status() Status {
 	}
 	r := j.result
 	st.Result, st.ExitCode, st.Signal, st.StdoutBytes, st.StderrBytes = r, r.ExitCode, r.Signal, r.StdoutBytes, r.StderrBytes
-	st.Err = j.err
+	st.Err, st.Note = j.err, j.note
 	return st
 }
 
@@ -232,6 +236,14 @@ func (t *Table) addLocked(j *Job, cancel context.CancelFunc, s State) {
 	}
 	t.byID[j.ID] = j
 	t.order = append(t.order, j)
+}
+
+// SetNote records the job's Note; the ended hook calls it, so the note
+// is in every status taken after Done.
+func (j *Job) SetNote(note string) {
+	j.mu.Lock()
+	j.note = note
+	j.mu.Unlock()
 }
 
 // end records how j ended, frees its slot, runs the hook and closes Done.

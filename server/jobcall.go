@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 	"os"
 	"time"
 
@@ -168,6 +169,7 @@ func (s *Server) jobEnded(c call, o outcome, out *outputs.Output, end *audit.Tic
 		rec.elapsed = st.EndedAt.Sub(rec.start)
 		rec.lifetime = s.opts.Lifetime.Mechanism()
 		rec.denied = denialsIn(rec, stderrHead(out))
+		j.SetNote(sandbox.Hint(rec.denied))
 		end.LogDurable(context.Background(), auditRecord(c, rec), "job_end of job "+j.ID)
 		s.sessions.jobEnded(c.session)
 		s.gate.leave()

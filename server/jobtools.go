@@ -17,7 +17,6 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/outputs"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 	"github.com/seed-b63acb1b/mcp-shell-server/runner"
-	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
 // The tools that follow jobs and retained output: read_output (any
@@ -441,24 +440,10 @@ func (s *Server) jobStatus(ctx context.Context, in JobStatusInput) (*mcp.CallToo
 	st := j.Status()
 	out := jobOutput(st)
 	text := jobLine(out)
-	if hint := s.jobHint(st); hint != "" {
-		text += "\n" + hint
+	if st.Note != "" {
+		text += "\n" + st.Note
 	}
 	return textResult(text), out, o
-}
-
-// jobHint is the line a failed job's status carries about what the
-// sandbox probably denied it, as a failed foreground call's result does.
-// Every stage of a server whose sandbox is Landlock is confined.
-func (s *Server) jobHint(st jobs.Status) string {
-	if st.EndedAt.IsZero() || st.Err != nil || s.sandbox().mode != sandbox.ModeLandlock || !pipelineStatus(st.Result).failed {
-		return ""
-	}
-	out, err := s.lookupOutput(st.ID)
-	if err != nil {
-		return ""
-	}
-	return sandbox.Hint(sandbox.GuessDenials(stderrHead(out)))
 }
 
 // JobListInput is job_list's arguments.
