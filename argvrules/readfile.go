@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -55,6 +56,36 @@ func readInside(ctx Context, name string) (string, error) {
 		return "", fmt.Errorf("%q is larger than %d bytes", name, maxScriptFile)
 	}
 	return string(b), nil
+}
+
+// statInside is what the policy may learn about a file a stage names:
+// when name (relative, or absolute inside the directory) stays inside
+// the call's pinned working directory, its metadata or the error that it
+// does not exist there (inside is true); for any other name, nothing. A
+// verdict that depended on a stat outside would tell the client whether
+// a file the sandbox hides from the stage exists.
+func statInside(ctx Context, name string) (fi fs.FileInfo, inside bool, err error) {
+	if ctx.Dir == nil {
+		return nil, false, nil
+	}
+	rel := name
+	if filepath.IsAbs(name) {
+		r, err := filepath.Rel(ctx.Dir.Real(), name)
+		if err != nil || !workdir.Within(name, ctx.Dir.Real()) {
+			return nil, false, nil
+		}
+		rel = r
+	}
+	fi, err = ctx.Dir.Root().Stat(rel)
+	switch {
+	case err == nil:
+		return fi, true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		// os.Root reports a name that leads out (by .. or a symlink) as
+		// escaping, never as missing: this one is missing inside.
+		return nil, true, err
+	}
+	return nil, false, nil
 }
 
 // isStdinName reports whether a program reads name as its standard input

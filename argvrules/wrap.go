@@ -1,7 +1,6 @@
 package argvrules
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -444,15 +443,8 @@ func flockOperands(ctx Context, argv []string, first int, w *Wrapping, judge boo
 		return ruleFlockShell.Reject(first+1, next, "argument %d %q %s", first+1, next, riskFlockShell)
 	}
 	kind := redirect.File
-	if ctx.Dir != nil {
-		if fi, err := os.Stat(filepath.Join(ctx.Dir.Real(), argv[first])); err == nil && fi.IsDir() {
-			kind = redirect.Dir
-		}
-	}
-	if filepath.IsAbs(argv[first]) {
-		if fi, err := os.Stat(argv[first]); err == nil && fi.IsDir() {
-			kind = redirect.Dir
-		}
+	if fi, _, err := statInside(ctx, argv[first]); err == nil && fi != nil && fi.IsDir() {
+		kind = redirect.Dir
 	}
 	if r := outputPath(ctx, "flock", first, argv[first], argv[first], kind); r != nil {
 		return r
@@ -516,25 +508,27 @@ func xargsOption(ctx Context, ev *event, w *Wrapping) *Rejection {
 }
 
 // xargsArgFile judges xargs -a FILE: the file is read as data (the words
-// to append), so any regular file the stage can read is as admissible as
-// cat FILE; a FIFO or device is refused (it could block or never end).
+// to append), so any file the stage can read is as admissible as cat
+// FILE. Inside the working directory a FIFO or device is refused (it
+// could block or never end); outside it only the device tree is refused,
+// by name: whether such a file exists is not the policy's to reveal
+// (statInside), and the kernel sandbox decides whether it can be read.
 func xargsArgFile(ctx Context, ev *event) *Rejection {
 	name := ev.Value
-	if isStdinName(name) {
+	if isStdinName(name) || name == "/dev/null" {
 		return nil
 	}
-	if !filepath.IsAbs(name) {
-		if ctx.Dir == nil {
-			return nil
+	if fi, inside, err := statInside(ctx, name); inside {
+		if err != nil {
+			return ruleXargsArgFile.Reject(ev.Index, ev.Word, "argument %d %q: xargs cannot read %q: %v", ev.Index, ev.Word, ev.Value, err)
 		}
-		name = filepath.Join(ctx.Dir.Real(), name)
+		if !fi.Mode().IsRegular() {
+			return ruleXargsArgFile.Reject(ev.Index, ev.Word, "argument %d %q: %q is not a regular file (a FIFO or device could block or never end)", ev.Index, ev.Word, ev.Value)
+		}
+		return nil
 	}
-	fi, err := os.Stat(name)
-	switch {
-	case err != nil:
-		return ruleXargsArgFile.Reject(ev.Index, ev.Word, "argument %d %q: xargs cannot read %q: %v", ev.Index, ev.Word, ev.Value, err)
-	case !fi.Mode().IsRegular():
-		return ruleXargsArgFile.Reject(ev.Index, ev.Word, "argument %d %q: %q is not a regular file (a FIFO or device could block or never end)", ev.Index, ev.Word, ev.Value)
+	if clean := filepath.Clean(name); strings.HasPrefix(clean, "/dev/") {
+		return ruleXargsArgFile.Reject(ev.Index, ev.Word, "argument %d %q: %q is a device (it could block or never end)", ev.Index, ev.Word, ev.Value)
 	}
 	return nil
 }

@@ -239,3 +239,37 @@ func fuzzWrapper(f *testing.F, name string) {
 		}
 	})
 }
+
+// TestWrapperVerdictHidesOutsideFiles: the verdict on a file a wrapper
+// names outside the working directory is the same whether it exists, is
+// a directory or is missing, so judging a call never reveals what the
+// sandbox hides from the stage.
+func TestWrapperVerdictHidesOutsideFiles(t *testing.T) {
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "secret"), []byte("k\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(outside, "subd"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	ctx := pinCtx(t, testDir(t))
+	for _, form := range [][]string{{"xargs", "-a", "@", "wc"}, {"flock", "@", "true"}} {
+		var verdicts []string
+		for _, name := range []string{"secret", "subd", "missing"} {
+			argv := append([]string(nil), form...)
+			for i, w := range argv {
+				if w == "@" {
+					argv[i] = filepath.Join(outside, name)
+				}
+			}
+			v := "allowed"
+			if rj := Check(argv, ctx); rj != nil {
+				v = string(rj.Code) + ": " + strings.ReplaceAll(rj.Message, name, "NAME")
+			}
+			verdicts = append(verdicts, v)
+		}
+		if verdicts[0] != verdicts[1] || verdicts[1] != verdicts[2] {
+			t.Errorf("%q: the verdict depends on the file outside:\n%s", form, strings.Join(verdicts, "\n"))
+		}
+	}
+}
