@@ -36,6 +36,8 @@ const (
 	// CodePipeline: a "|" element leaves a stage empty (leading, doubled or
 	// trailing).
 	CodePipeline refusal.Code = "pipeline.empty-stage"
+	// CodePipelineLength: the pipeline has more than 32 stages (MaxStages).
+	CodePipelineLength refusal.Code = "pipeline.too-long"
 	// CodeUnsafeName: the program name contains whitespace, a shell
 	// metacharacter or a control character, or is an unclean path.
 	CodeUnsafeName refusal.Code = "name.unsafe"

@@ -46,8 +46,8 @@
 //     ends is refused anyway by its recognizer (step 7), or the operator
 //     is find's -exec terminator, that refusal is the reason given
 //     (operator.go);
-//  5. pipeline structure: elements exactly "|" separate stages; no stage
-//     may be empty (leading, doubled or trailing "|");
+//  5. pipeline structure: elements exactly "|" separate at most MaxStages
+//     (32) stages; no stage may be empty (leading, doubled or trailing "|");
 //  6. redirections per stage: "<" only on the first stage, ">"/">>" only on
 //     the last, each followed by a relative target without ".." that
 //     resolves inside the working directory (package redirect), probed

@@ -231,6 +231,12 @@ func (st stage) data() stageWords {
 	return w
 }
 
+// MaxStages is the most stages a pipeline may have. Everyday pipelines
+// have a handful; each stage is a process started and confined in turn,
+// so this bounds what one call starts before any of its programs runs
+// and, with the concurrency bound, the processes the server starts.
+const MaxStages = 32
+
 // splitStages splits argv on elements that are exactly "|".
 func splitStages(argv []string) ([]stage, error) {
 	var out []stage
@@ -245,6 +251,9 @@ func splitStages(argv []string) ([]stage, error) {
 				where = "after"
 			}
 			return nil, reject(CodePipeline, min(i, len(argv)-1), "|", "Empty command %s pipe operator (argument %d): every \"|\" stands between two commands, so a command line neither starts nor ends with one nor holds two in a row", where, min(i, len(argv)-1))
+		}
+		if len(out) == MaxStages {
+			return nil, reject(CodePipelineLength, start-1, "|", "the pipeline has more than %d stages (the \"|\" at argument %d starts stage %d): each stage is a process the call starts and confines, so a call runs at most %d; split the work into several calls", MaxStages, start-1, MaxStages+1, MaxStages)
 		}
 		out = append(out, stage{words: argv[start:i], offset: start})
 		start = i + 1

@@ -113,6 +113,8 @@ func TestEvaluate(t *testing.T) {
 		{[]string{"echo", "x", ">", ".git/config"}, CodeRedirect, 3},
 		{[]string{"echo", "x", ">>", "sub/.GIT/hooks/pre-commit"}, CodeRedirect, 3},
 		{[]string{">", "out.txt"}, CodeEmpty, 0},
+		{pipelineOf(MaxStages), "", 0},
+		{pipelineOf(MaxStages + 1), CodePipelineLength, 2*MaxStages - 1},
 	}
 	for _, tt := range tests {
 		plan, err := decideIn(t, p, tt.argv, dir)
@@ -231,4 +233,13 @@ func TestEvaluateArgvTreatsOperatorsAsData(t *testing.T) {
 			t.Errorf("%q accepted", argv)
 		}
 	}
+}
+
+// pipelineOf is an argv of n stages, echo | echo | ...
+func pipelineOf(n int) []string {
+	argv := []string{"echo"}
+	for range n - 1 {
+		argv = append(argv, "|", "echo")
+	}
+	return argv
 }
