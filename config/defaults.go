@@ -20,6 +20,12 @@ const (
 	defaultSandboxNetwork = "family"
 )
 
+// defaultConfirmTimeoutSeconds is how long a held call waits for the
+// user's answer: two minutes lets someone read the command and its
+// sandbox facts and come back from another window, while a question no one
+// is there to answer does not hold a concurrency slot for long.
+const defaultConfirmTimeoutSeconds = 120
+
 // defaultRedirectLimit caps a ">"/">>" file. The file is streamed to
 // disk, never held in memory, so it need not be as small as the captured
 // streams' cap: 64 MiB holds a generated lock file, a sorted log or a
