@@ -6,7 +6,8 @@ package config
 // already falls back to it), MCP_SHELL_SANDBOX_READ_DIRS from
 // sandbox.DefaultReadDirs, the MCP_SHELL_RLIMIT_* values from
 // sandbox.DefaultLimits and MCP_SHELL_OUTPUT_LIMIT_BYTES from
-// runner.DefaultOutputLimit.
+// runner.DefaultOutputLimit, MCP_SHELL_CONFIRM_TIMEOUT_SECONDS from
+// server.DefaultConfirmTimeout.
 const (
 	defaultTimeoutSeconds = 30
 	maxTimeoutSeconds     = 300
@@ -19,12 +20,6 @@ const (
 	defaultSandbox        = "auto"
 	defaultSandboxNetwork = "family"
 )
-
-// defaultConfirmTimeoutSeconds is how long a held call waits for the
-// user's answer: two minutes lets someone read the command and its
-// sandbox facts and come back from another window, while a question no one
-// is there to answer does not hold a concurrency slot for long.
-const defaultConfirmTimeoutSeconds = 120
 
 // defaultRedirectLimit caps a ">"/">>" file. The file is streamed to
 // disk, never held in memory, so it need not be as small as the captured

@@ -9,12 +9,14 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/caarlos0/env/v11"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/runner"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
+	"github.com/seed-b63acb1b/mcp-shell-server/server"
 )
 
 // Env is the raw environment, one field per variable. The env tag names
@@ -83,7 +85,7 @@ func defaultEnv() Env {
 		RedirectLimit:   defaultRedirectLimit,
 		SafePath:        childenv.DefaultPath,
 		MaxConcurrent:   defaultMaxConcurrent,
-		ConfirmTimeout:  defaultConfirmTimeoutSeconds,
+		ConfirmTimeout:  int(server.DefaultConfirmTimeout / time.Second),
 		AuditLog:        defaultAuditLog,
 		LogLevel:        defaultLogLevel,
 		Tools:           NameList{defaultTool},
