@@ -125,8 +125,12 @@ func (s *Server) ask(ctx context.Context, c call, pl *plan.Call) (audit.Confirme
 // it askable; "" when it can be.
 func unaskable(c call) (why, fix string) {
 	if c.protocol >= statelessFrom {
-		return fmt.Sprintf("this request came over stateless HTTP (protocol %s), where the server cannot send the client a request", c.protocol),
-			"connect with protocol 2025-11-25 or earlier, which opens a session (Mcp-Session-Id) the server can ask through"
+		// go-sdk v1.8.0 refuses the request itself at these revisions
+		// (ServerSession.assertServerInitiatedRequestAllowed): the
+		// question would have to travel in the result (SEP-2322 input
+		// requests), which this server does not send.
+		return fmt.Sprintf("this request speaks protocol %s (over HTTP, stateless), under which a server may not send the client a request", c.protocol),
+			"connect with protocol 2025-11-25 or earlier (over HTTP, a session with an Mcp-Session-Id), whose sessions the server can ask through"
 	}
 	var ip *mcp.InitializeParams
 	if c.asker != nil {
