@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -116,9 +117,18 @@ func (s *Server) ask(ctx context.Context, c call, pl *plan.Call) (audit.Confirme
 	case errors.Is(err, mcp.ErrConnectionClosed):
 		return audit.ConfirmCancelled, errors.New("the connection closed")
 	case errors.Is(context.Cause(wait), errConfirmTimeout):
-		return audit.ConfirmTimeout, refusal.New(CodeConfirmTimeout, -1, "", "The user did not answer whether to run this command (%s) within %s (MCP_SHELL_CONFIRM_TIMEOUT_SECONDS); nothing was run. Send it again when the user can answer", rules, s.opts.ConfirmTimeout)
+		return audit.ConfirmTimeout, refusal.New(CodeConfirmTimeout, -1, "", "The user did not answer whether to run this command (%s) within %s (MCP_SHELL_CONFIRM_TIMEOUT_SECONDS); nothing was run. Send it again when the user can answer", rules, seconds(s.opts.ConfirmTimeout))
 	}
 	return audit.ConfirmUnavailable, refusal.New(CodeConfirmUnavailable, -1, "", "This command needs the user's confirmation (%s), but the client failed the question (%v), so nothing was run; fix the client's elicitation support, or ask the operator to take it out of %s", rules, err, confirmVariables(pl))
+}
+
+// seconds is d as the setting spells it ("120 s"), or as Go does when it
+// is no whole number of seconds (tests).
+func seconds(d time.Duration) string {
+	if d%time.Second == 0 {
+		return fmt.Sprintf("%d s", d/time.Second)
+	}
+	return d.String()
 }
 
 // unaskable says why the call's client cannot be asked, and how to make
