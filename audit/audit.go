@@ -83,6 +83,9 @@ type Record struct {
 	// Lost names records that could not be written (event records_lost):
 	// "job_end of job ID".
 	Lost []string
+	// Confirmed is how the user answered a call the confirm tier held;
+	// "" when the tier did not apply.
+	Confirmed Confirmed
 }
 
 // Field caps, in bytes (strings) or elements: a record stays a few KiB
@@ -482,6 +485,9 @@ func attrs(r Record, c caps) []slog.Attr {
 	}
 	if r.ErrorKind != "" {
 		a = append(a, slog.String("error_type", string(r.ErrorKind)))
+	}
+	if r.Confirmed != "" {
+		a = append(a, slog.String("confirmed", string(r.Confirmed)))
 	}
 	a = append(a, r.Job.attrs(c.field)...)
 	if len(r.Lost) > 0 {

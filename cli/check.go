@@ -25,7 +25,10 @@ type Verdict struct {
 	Rule    string     `json:"rule"`
 	Message string     `json:"message,omitempty"`
 	Stages  [][]string `json:"stages,omitempty"`
-	Plan    *planView  `json:"plan,omitempty"`
+	// Confirm are the confirm-tier rules an allowed call matches: the
+	// server would ask the user before running it (check cannot ask).
+	Confirm []plan.Confirmation `json:"confirm,omitempty"`
+	Plan    *planView           `json:"plan,omitempty"`
 }
 
 // planView is a plan as `check --json` shows it: the plan's own fields,
@@ -115,6 +118,9 @@ func checkOne(argv []string, asJSON bool, s Streams) int {
 		if v.Message != "" {
 			fmt.Fprintf(s.Out, "reason: %s\n", v.Message)
 		}
+		if len(v.Confirm) > 0 {
+			fmt.Fprintf(s.Out, "confirm: the server would ask the user before running it (%s); check cannot ask\n", confirmText(v.Confirm))
+		}
 	}
 	if v.Verdict != "allow" {
 		return ExitReject
@@ -134,13 +140,22 @@ func decide(cfg *config.Config, req policy.Request) Verdict {
 	//lint:ignore SA5001 some refusals come with a Call to close too (Decide's doc); Close is nil-safe
 	defer call.Close()
 	if err == nil {
-		return Verdict{Verdict: "allow", Rule: strings.Join(call.Rules(), ","), Stages: call.Argvs(), Plan: viewOf(call)}
+		return Verdict{Verdict: "allow", Rule: strings.Join(call.Rules(), ","), Stages: call.Argvs(), Confirm: call.Confirm, Plan: viewOf(call)}
 	}
 	v := Verdict{Verdict: "reject", Rule: "policy", Message: err.Error()}
 	if rj := refusal.As(err); rj != nil {
 		v.Rule = string(rj.Code)
 	}
 	return v
+}
+
+// confirmText names the confirm rules, with their stages.
+func confirmText(cs []plan.Confirmation) string {
+	var parts []string
+	for _, c := range cs {
+		parts = append(parts, fmt.Sprintf("stage %d: %s", c.Stage+1, c.Rule))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // checkSandbox is the sandbox the server would run cfg with, as far as

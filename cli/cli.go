@@ -220,15 +220,16 @@ func closeWithin(close func(context.Context) error, d time.Duration) {
 // caller adds the audit sink and the logger it opened.
 func serverOptions(cfg *config.Config, launcher *sandbox.Launcher) server.Options {
 	return server.Options{
-		Limits:        server.Limits{DefaultTimeout: cfg.DefaultTimeout, MaxTimeout: cfg.MaxTimeout, OutputLimit: cfg.OutputLimit, RedirectLimit: cfg.RedirectLimit, TextLimit: cfg.Jobs.TextLimit},
-		Tools:         cfg.Tools,
-		MaxConcurrent: cfg.MaxConcurrent,
-		Advertised:    server.Allowlist{Commands: cfg.Commands, Patterns: cfg.PatternSources},
-		SandboxMode:   cfg.SandboxMode,
-		Launcher:      launcher,
-		Policy:        policy.FromSettings(cfg.PolicySettings(), launcherSandbox(launcher)),
-		Version:       Version(),
-		Jobs:          jobOptions(cfg.Jobs),
+		Limits:         server.Limits{DefaultTimeout: cfg.DefaultTimeout, MaxTimeout: cfg.MaxTimeout, OutputLimit: cfg.OutputLimit, RedirectLimit: cfg.RedirectLimit, TextLimit: cfg.Jobs.TextLimit},
+		Tools:          cfg.Tools,
+		MaxConcurrent:  cfg.MaxConcurrent,
+		ConfirmTimeout: cfg.ConfirmTimeout,
+		Advertised:     server.Allowlist{Commands: cfg.Commands, Patterns: cfg.PatternSources},
+		SandboxMode:    cfg.SandboxMode,
+		Launcher:       launcher,
+		Policy:         policy.FromSettings(cfg.PolicySettings(), launcherSandbox(launcher)),
+		Version:        Version(),
+		Jobs:           jobOptions(cfg.Jobs),
 	}
 }
 

@@ -42,6 +42,11 @@ type Config struct {
 	PatternSources []string
 	// UsingBuiltinProfile reports that no allowlist variable was set.
 	UsingBuiltinProfile bool
+	// Confirm is the confirm tier (MCP_SHELL_CONFIRM_COMMANDS sorted,
+	// MCP_SHELL_CONFIRM_PATTERNS compiled as full-match expressions);
+	// ConfirmTimeout how long a held call waits for the user.
+	Confirm        policy.Confirm
+	ConfirmTimeout time.Duration
 
 	DefaultTimeout time.Duration
 	MaxTimeout     time.Duration
@@ -99,7 +104,7 @@ type Config struct {
 // PolicySettings are the policy's part of the configuration.
 func (c *Config) PolicySettings() policy.Settings {
 	return policy.Settings{Commands: c.Commands, Patterns: c.Patterns, PatternSources: c.PatternSources, GitSubcommands: c.GitSubcommands,
-		ChildEnv: c.ChildEnv(), AllowedDirs: c.AllowedDirs}
+		ChildEnv: c.ChildEnv(), AllowedDirs: c.AllowedDirs, Confirm: c.Confirm}
 }
 
 // ChildEnv is the child-environment configuration: the one value every
@@ -200,6 +205,7 @@ func validate(env Env, dirs []string, builtin bool) (*Config, error) {
 	steps := []func() error{
 		func() error { return cfg.setCommands(env, builtin) },
 		func() error { return cfg.setPatterns(env.AllowPatterns) },
+		func() error { return cfg.setConfirm(env) },
 		func() error { return cfg.setLimits(env) },
 		func() error { return cfg.setDirs(dirs, env.AllowedDirs) },
 		func() error { return cfg.setLogLevel(env.LogLevel) },
@@ -605,4 +611,34 @@ func (cfg *Config) tokenFileInside(path string) string {
 		abs = real
 	}
 	return workdir.Inside(abs, cfg.AllowedDirs)
+}
+
+// maxConfirmSeconds bounds MCP_SHELL_CONFIRM_TIMEOUT_SECONDS: a held call
+// keeps a concurrency slot, so a question left open for more than an
+// hour is a slot lost, not patience.
+const maxConfirmSeconds = 3600
+
+// setConfirm reads the confirm tier: program entries checked as the
+// allowlist's, patterns compiled whole (they describe argv text, so
+// whitespace is allowed), the timeout positive and bounded.
+func (cfg *Config) setConfirm(env Env) error {
+	for _, e := range env.ConfirmCommands {
+		if err := policy.CheckName(e); err != nil {
+			return &Error{Var: "MCP_SHELL_CONFIRM_COMMANDS", Problem: fmt.Sprintf("%v; an entry is one program name or path, never a command line (MCP_SHELL_CONFIRM_PATTERNS matches argv text)", err)}
+		}
+	}
+	cfg.Confirm.Commands = slices.Compact(slices.Sorted(slices.Values(env.ConfirmCommands)))
+	for _, src := range splitList(env.ConfirmPatterns) {
+		re, err := regexp.Compile(`^(?:` + src + `)$`)
+		if err != nil {
+			return &Error{Var: "MCP_SHELL_CONFIRM_PATTERNS", Problem: fmt.Sprintf("pattern %q does not compile: %v", src, err)}
+		}
+		cfg.Confirm.Patterns = append(cfg.Confirm.Patterns, re)
+		cfg.Confirm.PatternSources = append(cfg.Confirm.PatternSources, src)
+	}
+	if env.ConfirmTimeout <= 0 || env.ConfirmTimeout > maxConfirmSeconds {
+		return &Error{Var: "MCP_SHELL_CONFIRM_TIMEOUT_SECONDS", Problem: fmt.Sprintf("must be a positive integer of at most %d, got %d", maxConfirmSeconds, env.ConfirmTimeout)}
+	}
+	cfg.ConfirmTimeout = time.Duration(env.ConfirmTimeout) * time.Second
+	return nil
 }

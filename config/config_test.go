@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
+	"github.com/seed-b63acb1b/mcp-shell-server/server"
 )
 
 func TestParseDefaults(t *testing.T) {
@@ -123,6 +124,11 @@ func TestParseInvalid(t *testing.T) {
 		{map[string]string{"ALLOW_PATTERNS": "ls|cat"}, "", "ALLOW_PATTERNS"},
 		{map[string]string{"ALLOW_PATTERNS": "("}, "", "ALLOW_PATTERNS"},
 		{map[string]string{"MCP_SHELL_LOG_LEVEL": "loud"}, "", "MCP_SHELL_LOG_LEVEL"},
+		{map[string]string{"MCP_SHELL_CONFIRM_COMMANDS": "rm -rf"}, "", "MCP_SHELL_CONFIRM_COMMANDS"},
+		{map[string]string{"MCP_SHELL_CONFIRM_COMMANDS": "git,../rm"}, "", "MCP_SHELL_CONFIRM_COMMANDS"},
+		{map[string]string{"MCP_SHELL_CONFIRM_PATTERNS": "git push.*,rm (-r"}, "", "MCP_SHELL_CONFIRM_PATTERNS"},
+		{map[string]string{"MCP_SHELL_CONFIRM_TIMEOUT_SECONDS": "0"}, "", "MCP_SHELL_CONFIRM_TIMEOUT_SECONDS"},
+		{map[string]string{"MCP_SHELL_CONFIRM_TIMEOUT_SECONDS": "3601"}, "", "MCP_SHELL_CONFIRM_TIMEOUT_SECONDS"},
 		{map[string]string{"MCP_SHELL_AUDIT_LOG": "  "}, "", "MCP_SHELL_AUDIT_LOG"},
 		{map[string]string{"MCP_SHELL_TOOLS": " , "}, "", "MCP_SHELL_TOOLS"},
 		{map[string]string{"MCP_SHELL_CHILD_ENV_ALLOWLIST": "OK,BAD-NAME"}, "", "MCP_SHELL_CHILD_ENV_ALLOWLIST"},
@@ -391,5 +397,33 @@ func TestToolchainsOnTheDefaultPath(t *testing.T) {
 	}
 	if read := parse(map[string]string{"MCP_SHELL_SANDBOX_READ_DIRS": "/usr"}); !slices.Equal(read.Sandbox.ReadDirs, []string{"/usr"}) {
 		t.Errorf("MCP_SHELL_SANDBOX_READ_DIRS set: %v", read.Sandbox.ReadDirs)
+	}
+}
+
+// TestConfirmSettings: the confirm tier's entries are read as the
+// allowlist's (sorted, each once), its patterns compiled whole, so
+// whitespace matches the spaces between argv elements, and the timeout
+// defaults to the server's.
+func TestConfirmSettings(t *testing.T) {
+	t.Parallel()
+	cfg, err := Parse(LookupMap(map[string]string{
+		"MCP_SHELL_CONFIRM_COMMANDS": " rm, git ,rm", "MCP_SHELL_CONFIRM_PATTERNS": "git push.*, kubectl delete .*",
+	}), []string{t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := cfg.PolicySettings().Confirm
+	if !slices.Equal(c.Commands, []string{"git", "rm"}) || !slices.Equal(c.PatternSources, []string{"git push.*", "kubectl delete .*"}) {
+		t.Errorf("confirm tier %+v", c)
+	}
+	if !c.Patterns[0].MatchString("git push origin main") || c.Patterns[0].MatchString("xgit push") {
+		t.Errorf("pattern %v is not a full match", c.Patterns[0])
+	}
+	if cfg.ConfirmTimeout != server.DefaultConfirmTimeout {
+		t.Errorf("timeout %v, want the default %v", cfg.ConfirmTimeout, server.DefaultConfirmTimeout)
+	}
+	unset, _ := Parse(LookupMap(nil), []string{t.TempDir()})
+	if len(unset.Confirm.Commands)+len(unset.Confirm.Patterns) != 0 {
+		t.Errorf("a confirm tier by default: %+v", unset.Confirm)
 	}
 }

@@ -6,7 +6,8 @@ package config
 // already falls back to it), MCP_SHELL_SANDBOX_READ_DIRS from
 // sandbox.DefaultReadDirs, the MCP_SHELL_RLIMIT_* values from
 // sandbox.DefaultLimits and MCP_SHELL_OUTPUT_LIMIT_BYTES from
-// runner.DefaultOutputLimit.
+// runner.DefaultOutputLimit, MCP_SHELL_CONFIRM_TIMEOUT_SECONDS from
+// server.DefaultConfirmTimeout.
 const (
 	defaultTimeoutSeconds = 30
 	maxTimeoutSeconds     = 300

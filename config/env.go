@@ -9,12 +9,14 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/caarlos0/env/v11"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/runner"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
+	"github.com/seed-b63acb1b/mcp-shell-server/server"
 )
 
 // Env is the raw environment, one field per variable. The env tag names
@@ -30,6 +32,9 @@ type Env struct {
 	AllowedCommands   NameList `env:"ALLOWED_COMMANDS" desc:"alias of ALLOW_COMMANDS; the two lists are united"`
 	AllowPatterns     string   `env:"ALLOW_PATTERNS" example:"git-.*" desc:"comma-separated Go regexps matched in full against argv[0]; whitespace or shell metacharacters are refused at start-up; a pattern admits program names (and absolute paths directly in a PATH directory), never relative paths"`
 	GitSubcommands    NameList `env:"MCP_SHELL_GIT_ALLOW_SUBCOMMANDS" example:"st,lg" desc:"extra git subcommands (e.g. repository aliases) to admit; unknown subcommands are refused otherwise"`
+	ConfirmCommands   NameList `env:"MCP_SHELL_CONFIRM_COMMANDS" example:"rm,git" desc:"comma-separated program names (or paths) whose calls wait for the user's answer before they run, asked through the client (MCP elicitation); it only narrows what the allowlist allows: a name matches argv[0], every file it leads to and the program a wrapper (timeout, nice, env, xargs ...) runs; a client that cannot be asked gets a refusal saying so" group:"Confirmation"`
+	ConfirmPatterns   string   `env:"MCP_SHELL_CONFIRM_PATTERNS" example:"git push.*,rm -r.*" desc:"comma-separated Go regexps (so none can hold a comma) matched in full against each pipeline stage's argv joined with single spaces, without its redirections (also the argv of the program a wrapper runs, and argv[0] written as its bare name: /usr/bin/git push is also tried as git push); a matching call waits for the user as with MCP_SHELL_CONFIRM_COMMANDS; a pattern that does not compile is refused at start-up"`
+	ConfirmTimeout    int      `env:"MCP_SHELL_CONFIRM_TIMEOUT_SECONDS" desc:"seconds the server waits for the user's answer before it refuses the call (the wait holds one of MCP_SHELL_MAX_CONCURRENT's slots)"`
 	AllowedDirs       NameList `env:"MCP_SHELL_ALLOWED_DIRECTORIES" desc:"comma-separated directories calls may run in; positional arguments come first, and the first directory is the default; default: the server's working directory" group:"Directories"`
 	DefaultTimeout    int      `env:"MCP_SHELL_DEFAULT_TIMEOUT_SECONDS" desc:"timeout in seconds when a shell_execute call gives none (execute_command defaults to 120 s, clamped to the maximum)" group:"Limits"`
 	MaxTimeout        int      `env:"MCP_SHELL_MAX_TIMEOUT_SECONDS" desc:"largest timeout in seconds a call may ask for; larger values are clamped"`
@@ -80,6 +85,7 @@ func defaultEnv() Env {
 		RedirectLimit:   defaultRedirectLimit,
 		SafePath:        childenv.DefaultPath,
 		MaxConcurrent:   defaultMaxConcurrent,
+		ConfirmTimeout:  int(server.DefaultConfirmTimeout / time.Second),
 		AuditLog:        defaultAuditLog,
 		LogLevel:        defaultLogLevel,
 		Tools:           NameList{defaultTool},

@@ -28,6 +28,11 @@ type Call struct {
 	// TMPDIR (unless the operator's environment names one) and writable
 	// under its Confinement; "" when the call is not confined.
 	TempDir string `json:"temp_dir,omitempty"`
+	// Confirm are the confirm-tier rules the call matched, one per
+	// matching stage: the user must accept the call before it runs (the
+	// server asks through the client; `check` says so). Empty when the
+	// tier does not apply.
+	Confirm []Confirmation `json:"confirm,omitempty"`
 
 	releaseOnce sync.Once
 	release     func(string)
@@ -110,6 +115,16 @@ type Confinement struct {
 	// why.
 	Sockets      []string `json:"sockets,omitempty"`
 	AgentsReason string   `json:"agents_reason,omitempty"`
+}
+
+// Confirmation is why one stage of an approved call waits for the user:
+// the confirm-tier rule it matched.
+type Confirmation struct {
+	// Stage is the index of the stage in Stages.
+	Stage int `json:"stage"`
+	// Rule is the rule that matched: "confirm.command:NAME" or
+	// "confirm.pattern:RE" (the operator's text).
+	Rule string `json:"rule"`
 }
 
 // SetTempDir records the call's private temporary directory and how to

@@ -88,4 +88,12 @@
 //
 // Arguments are data: apart from whole-element operators and redirections,
 // no argument is scanned for substrings.
+//
+// The confirm tier (Confirm, confirm.go) is read last, on an approved
+// call only: each stage that matches one of its program entries (the
+// name, the files it leads to, the program a wrapper runs) or one of its
+// patterns (the stage's argv joined with single spaces) is listed in
+// plan.Call.Confirm with the rule that matched. It never refuses and
+// never allows: the server asks the user before such a call runs, and
+// `check` says it would.
 package policy

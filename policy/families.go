@@ -24,6 +24,9 @@ type Settings struct {
 	ChildEnv childenv.Config
 	// AllowedDirs are the allowed directories (absolute, resolved).
 	AllowedDirs []string
+	// Confirm is the confirm tier (MCP_SHELL_CONFIRM_COMMANDS,
+	// MCP_SHELL_CONFIRM_PATTERNS).
+	Confirm Confirm
 }
 
 // Sandbox is what the policy gets of the sandbox: the rules that decide
@@ -49,5 +52,6 @@ func FromSettings(s Settings, sb Sandbox) *Policy {
 		AllowedDirs:    s.AllowedDirs,
 		Sandbox:        sb.Rules,
 		TempDirs:       sb.TempDirs,
+		Confirm:        s.Confirm,
 	})
 }

@@ -46,6 +46,9 @@ type Config struct {
 	// the sandbox confines (sandbox.Launcher); required when
 	// Sandbox.Confined().
 	TempDirs TempDirs
+	// Confirm is the confirm tier: which approved calls wait for the
+	// user (plan.Call.Confirm).
+	Confirm Confirm
 }
 
 // TempDirs supplies calls' private temporary directories.
@@ -109,6 +112,7 @@ func (p *Policy) Decide(req Request) (*plan.Call, error) {
 		call.Stages = nil
 		return call, err
 	}
+	call.Confirm = p.confirmations(call)
 	return call, nil
 }
 

@@ -44,6 +44,9 @@ type call struct {
 	discardStderr bool
 	outputLimit   int64
 	label         string
+	// asker is the session that can ask the user about a call the
+	// confirm tier holds (confirm.go); nil when there is none.
+	asker asker
 }
 
 // execute runs c through the policy's decision (policy.Decide, the one
@@ -76,6 +79,11 @@ func (s *Server) execute(ctx context.Context, c call) (o outcome) {
 		return o
 	}
 	if c.job.Background || c.job.Detached {
+		var ok bool
+		if o, ok = s.confirmJob(ctx, c, o); !ok {
+			stdin.Close()
+			return o
+		}
 		return s.startJob(c, o, stdin)
 	}
 	return s.run(ctx, c, o)
@@ -100,6 +108,10 @@ func (s *Server) run(ctx context.Context, c call, o outcome) outcome {
 		defer func() { <-s.sem }()
 	case <-ctx.Done():
 		return o.withNotStarted("cancelled while waiting for a free slot: " + cancelReason(ctx))
+	}
+	var ok bool
+	if o, ok = s.confirm(ctx, c, o); !ok {
+		return o
 	}
 	o.spec.Progress = &runner.Progress{}
 	stopProgress := c.progress.start(ctx, o.spec.Progress, o.spec.Timeout)

@@ -19,9 +19,12 @@
 //  3. The tool turns its arguments into a call (shell.go, exec.go), and
 //     execute (call.go) returns an outcome: refused (request checks, the
 //     policy, the child environment; a *refusal.Rejection), not started
-//     (shutdown, or cancelled while waiting for a slot), launch failed, or
-//     ran (a cancelled run says why: the client, a closed session, a lost
-//     connection, the shutdown). Refusals and launch failures are
+//     (shutdown, or cancelled while waiting for a slot or for the user),
+//     launch failed, or ran (a cancelled run says why: the client, a
+//     closed session, a lost connection, the shutdown). A call the
+//     policy's plan marks for confirmation (plan.Call.Confirm) is held
+//     with its slot taken while the user is asked through the client's
+//     elicitation (confirm.go); only an accept lets it start. Refusals and launch failures are
 //     answered "Error executing command: <reason>" by both tools; the
 //     tool shapes the rest.
 //  4. The middleware turns the call and its outcome into the audit record

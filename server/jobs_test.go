@@ -23,7 +23,12 @@ import (
 // test directory.
 func jobOptions(t testing.TB, commands ...string) Options {
 	t.Helper()
-	o := testOptions(t, commands...)
+	return jobOptionsFrom(t, testOptions(t, commands...))
+}
+
+// jobOptionsFrom is o with jobs and retention on, as jobOptions.
+func jobOptionsFrom(t testing.TB, o Options) Options {
+	t.Helper()
 	o.Limits.TextLimit = 1024
 	o.Jobs = JobOptions{
 		Retain:  outputs.Config{Parent: t.TempDir(), PerStream: 1 << 20, Quota: 8 << 20, TTL: time.Hour},

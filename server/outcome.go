@@ -99,6 +99,9 @@ type outcome struct {
 	// denied are the accesses the sandbox denied a failed call's stages
 	// (guessed from their stderr where the kernel reports none).
 	denied []sandbox.Denial
+	// confirmed is how the user answered a call the confirm tier held
+	// ("" when it held none).
+	confirmed audit.Confirmed
 }
 
 // jobNote is what a call did with a job.
@@ -189,6 +192,7 @@ func auditRecord(c call, o outcome) audit.Record {
 	if rd := o.read; rd != nil {
 		r.Job.Event, r.Job.OutputID, r.Job.Stream, r.Job.Offset, r.Job.ReadBytes = audit.EventOutputRead, rd.id, rd.stream, rd.offset, rd.bytes
 	}
+	r.Confirmed = o.confirmed
 	r.Reason = o.reason
 	if o.err != nil {
 		r.Reason = o.err.Error()

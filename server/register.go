@@ -63,6 +63,7 @@ func addTool[In any](s *Server, t *mcp.Tool, h tool[In]) error {
 		}
 		st.call = h.call(req, in)
 		st.call.tool, st.call.protocol, st.call.session = t.Name, protocolOf(req), sessionID(req)
+		st.call.asker = askerOf(req)
 		if st.admitErr != nil {
 			st.report(outcome{kind: auditRefused, err: st.admitErr})
 			return errorResult("Error executing command: the server cannot write this call's audit record right now, so the call was not run"), nil

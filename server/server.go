@@ -54,7 +54,17 @@ type Options struct {
 	// Jobs configures background jobs and retained output (background.go);
 	// the zero value turns them off.
 	Jobs JobOptions
+	// ConfirmTimeout is how long a call the confirm tier holds waits for
+	// the user's answer (confirm.go); 0 means DefaultConfirmTimeout.
+	ConfirmTimeout time.Duration
 }
+
+// DefaultConfirmTimeout is how long a held call waits for the user by
+// default (MCP_SHELL_CONFIRM_TIMEOUT_SECONDS): two minutes lets someone
+// read the command and its sandbox facts and come back from another
+// window, while a question no one is there to answer does not hold a
+// concurrency slot for long.
+const DefaultConfirmTimeout = 120 * time.Second
 
 // Limits bound every call.
 type Limits struct {
@@ -108,6 +118,9 @@ func New(o Options) (s *Server, err error) {
 	}
 	if o.Lifetime == nil {
 		o.Lifetime = lifetime.Default()
+	}
+	if o.ConfirmTimeout <= 0 {
+		o.ConfirmTimeout = DefaultConfirmTimeout
 	}
 	s = &Server{opts: o, sem: make(chan struct{}, o.MaxConcurrent)}
 	self := s

@@ -54,6 +54,7 @@ var auditFieldDocs = map[string]string{
 	"rejection_reason":           "the refusal's sentence, client values redacted (`result_type` `rejected`)",
 	"error":                      "what failed, client values redacted (other results)",
 	"error_type":                 "what kind of failure (see Vocabularies)",
+	"confirmed":                  "how the user answered when the confirm tier held the call (see Vocabularies); absent when it did not",
 	"sandbox":                    "the call's effective sandbox mode: `landlock`, `limits` or `off`",
 	"sandbox_abi":                "the Landlock ABI applied, 0 without Landlock",
 	"lifetime":                   "the mechanism binding the call's processes to it (see Vocabularies)",
@@ -86,8 +87,8 @@ func sampleRecords() []audit.Record {
 		Directory: "/w", Stdin: true, Stdout: true, Append: true, Env: map[string]string{"LANG": "C"}, ChildEnv: []string{"PATH"},
 		Timeout: time.Second, OutputLim: 1, ReturnCode: &code, Signal: "SIGKILL", Stages: 1, Rule: "sort.output-path", Reason: "refused",
 		ErrorKind: audit.KindToken, Remote: "127.0.0.1:1", Status: 401, Suppressed: 1, Sandbox: "landlock", SandboxABI: 6, Lifetime: "cgroup",
-		SandboxDenied: []audit.Denial{{Kind: "exec", Target: "/bin/sh", Guess: true}},
-		Job:           audit.Job{Event: audit.EventJobEnd, JobID: "j", OutputID: "o", Adaptive: true, KilledBy: "job_kill", StdinBytes: 1, SessionID: "s"}}
+		SandboxDenied: []audit.Denial{{Kind: "exec", Target: "/bin/sh", Guess: true}}, Confirmed: audit.ConfirmDeclined,
+		Job: audit.Job{Event: audit.EventJobEnd, JobID: "j", OutputID: "o", Adaptive: true, KilledBy: "job_kill", StdinBytes: 1, SessionID: "s"}}
 	failed := base
 	failed.ResultType, failed.Argv = audit.ProcessError, long
 	read := base
@@ -207,7 +208,7 @@ var recordOrder = []string{
 	"timestamp", "duration", "result_type", "tool", "command", "argv", "argv_count", "directory",
 	"redirections.stdin", "redirections.stdout", "redirections.stdout_append", "env", "child_env",
 	"timeout", "output_limit", "stdout_bytes", "stderr_bytes", "stdout_bytes_read", "stderr_bytes_read",
-	"return_code", "signal", "stages", "rule", "rejection_reason", "error", "error_type",
+	"return_code", "signal", "stages", "rule", "rejection_reason", "error", "error_type", "confirmed",
 	"sandbox", "sandbox_abi", "lifetime", "sandbox_denied", "remote", "http_status", "suppressed", "audit_dropped",
 	"event", "job_id", "output_id", "adaptive", "killed_by", "stream", "offset", "read_bytes", "stdin_bytes", "session_id",
 }
@@ -222,6 +223,7 @@ var vocabularies = []vocabulary{
 	{"Result", "result_type", "audit/result.go"},
 	{"ErrorKind", "error_type", "audit/result.go"},
 	{"Event", "event", "audit/job.go"},
+	{"Confirmed", "confirmed", "audit/confirm.go"},
 	{"Mechanism", "lifetime", "lifetime/lifetime.go"},
 }
 
