@@ -127,6 +127,11 @@ type Result struct {
 	// StdoutFileError is the first error writing the ">"/">>" file (for
 	// example ENOSPC or EFBIG); later output was counted but not written.
 	StdoutFileError error
+	// StartCut is the start the timeout or ctx ended (a *LaunchError, for
+	// example wrapping a *sandbox.StartError with Step "deadline"): that
+	// stage and the later ones never ran, and Outcome is TimedOut or
+	// Cancelled with what the stages before it wrote. Nil otherwise.
+	StartCut error
 }
 
 // Progress is a live count of the bytes a running call's streams have
