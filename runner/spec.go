@@ -24,7 +24,8 @@ type Spec struct {
 	// Stdin is fed to the first stage; nil or empty means immediate EOF.
 	// Ignored when the plan has a "<" file.
 	Stdin []byte
-	// Timeout bounds the whole pipeline (wall clock).
+	// Timeout bounds the whole pipeline (wall clock), from the stages'
+	// starts to the end of their output.
 	Timeout time.Duration
 	// OutputLimit is the cap in bytes per stream (stdout, stderr).
 	OutputLimit int64
