@@ -354,11 +354,18 @@ func (f *fixture) diagnose() string {
 		}
 	}
 	if err := f.server.Process.Signal(syscall.SIGQUIT); err == nil {
+		f.server.Process.Signal(syscall.SIGCONT) // a stopped server dumps too
+		kill := time.AfterFunc(dumpWithin, func() { f.server.Process.Kill() })
 		f.server.Process.Wait() // its goroutine dump is written by then
+		kill.Stop()
 		b.WriteString("the server's goroutines are on stderr (SIGQUIT)\n")
 	}
 	return b.String()
 }
+
+// dumpWithin bounds the wait for the server's goroutine dump: it takes
+// milliseconds, unless the server is stuck where the runtime cannot run.
+const dumpWithin = 10 * time.Second
 
 // procState is a process's or thread's state, tracer, wait channel,
 // system call and kernel stack, from dir (/proc/PID or /proc/PID/task/TID).
