@@ -31,9 +31,9 @@ func (m *Manager) reapLoop() {
 	}
 }
 
-// reap collects every exited child that is not owned. forkMu keeps a
-// child that was just forked, but not yet registered, from being taken
-// for an orphan.
+// reap collects every exited child that is not owned, and nothing else
+// (hasExited). forkMu keeps a child that was just forked, but not yet
+// registered, from being taken for an orphan.
 func (m *Manager) reap() {
 	if !m.reaping {
 		return
@@ -46,7 +46,7 @@ func (m *Manager) reap() {
 		return
 	}
 	for _, pid := range kids {
-		if m.isOwned(pid) {
+		if m.isOwned(pid) || !hasExited(pid) {
 			continue
 		}
 		var info unix.Siginfo
@@ -55,10 +55,39 @@ func (m *Manager) reap() {
 	}
 }
 
+// hasExited reports whether child pid has exited, without collecting
+// anything. The reaper must look before it waits: wait(2) reports a
+// traced child's stop whatever the options say (kernel/exit.c
+// wait_task_stopped: "we see ptrace'd stopped tasks regardless of
+// options"), and a wait without WNOWAIT consumes it, so a tracer in the
+// server that waits for that stop (the sandbox's, after a stage's execve)
+// would wait forever.
+func hasExited(pid int) bool {
+	var info unix.Siginfo
+	for {
+		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
+		if err != unix.EINTR {
+			return err == nil && siginfoPid(&info) == pid && isExit(info.Code)
+		}
+	}
+}
+
+// isExit reports whether a waitid(2) si_code is an exit (CLD_EXITED,
+// CLD_KILLED, CLD_DUMPED: include/uapi/asm-generic/siginfo.h) rather
+// than a stop or a continue.
+func isExit(code int32) bool { return code >= cldExited && code <= cldDumped }
+
+// The si_code values of an exited child.
+const (
+	cldExited = 1
+	cldDumped = 3
+)
+
 // reapBlind is reap without /proc/<pid>/task/<tid>/children: it peeks at
 // exited children one at a time (WNOWAIT) and reaps those not owned. It
-// stops at the first owned zombie, which hides the ones behind it until
-// its owner has reaped it; the next SIGCHLD comes back for them.
+// stops at the first owned zombie or traced child's stop, which hides the
+// ones behind it until its owner has reaped it (or its tracer resumed
+// it); the next SIGCHLD comes back for them.
 func (m *Manager) reapBlind() {
 	for {
 		var info unix.Siginfo
@@ -67,8 +96,8 @@ func (m *Manager) reapBlind() {
 			continue
 		}
 		pid := siginfoPid(&info)
-		if err != nil || pid == 0 || m.isOwned(pid) {
-			return
+		if err != nil || pid == 0 || m.isOwned(pid) || !isExit(info.Code) {
+			return // a traced child's stop (see hasExited) is its tracer's
 		}
 		var ws unix.WaitStatus
 		_, _ = unix.Wait4(pid, &ws, unix.WNOHANG, nil)

@@ -59,6 +59,11 @@
 //     pipe that the runner copies into the file, so redirected output counts
 //     toward OutputLimit and at most OutputLimit bytes reach the file. The
 //     child therefore sees a pipe, not a seekable file, on stdout.
+//   - Timeout bounds the whole run, the stages' starts included: a start
+//     the sandbox cannot finish (sandbox.Launcher.StartContext) ends at the
+//     deadline or with ctx, the stages already started are ended as below,
+//     and the Outcome is TimedOut or Cancelled with their output, never a
+//     call left waiting; Result.StartCut names the start.
 //   - Timeout and ctx cancellation send SIGTERM to every stage's group and
 //     every process of the call (Call.Signal), wait KillGrace (less if every
 //     stage exits first), then SIGKILL the groups, every stage and every
@@ -74,7 +79,7 @@
 //     after that final SIGKILL, so a descendant the lifetime mechanism does
 //     not see (session mode, setsid) cannot hold the call open.
 //   - With Spec.Sandbox, every stage is started by the launcher
-//     (sandbox.Launcher.Start) with the process attributes startStage
+//     (sandbox.Launcher.StartContext) with the process attributes startStage
 //     builds, which applies the stage's plan.Confinement. A stage the
 //     launcher refuses becomes a *LaunchError wrapping a
 //     *sandbox.StartError (stages already started are killed and reaped).

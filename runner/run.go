@@ -73,14 +73,34 @@ func run(ctx context.Context, s Spec) (Result, error) {
 		return res, err
 	}
 	defer pl.closeParentEnds()
-	g, err := start(s, pl, call)
+	// The timeout bounds the starts too: a start the sandbox cannot
+	// finish (a stage stopped before its confinement) ends at the
+	// deadline, and the call still answers.
+	var deadlineAt time.Time
+	startCtx := ctx
+	if s.Timeout > 0 {
+		deadlineAt = time.Now().Add(s.Timeout)
+		var cancel context.CancelFunc
+		startCtx, cancel = context.WithDeadline(ctx, deadlineAt)
+		defer cancel()
+	}
+	g, err := start(startCtx, s, pl, call)
 	pl.closeChildEnds() // EOF must propagate once the children close theirs
-	if err != nil {
+	var cut Outcome
+	switch {
+	case err != nil && startCtx.Err() == nil:
 		g.fill(&res)
 		res.Outcome = ProcessError
 		return res, err
+	case err != nil:
+		// Cut short: what the stages already started wrote is the
+		// answer, as for a timeout or a cancel while they run.
+		res.StartCut, cut = err, TimedOut
+		if ctx.Err() != nil {
+			cut = Cancelled
+		}
 	}
-	supervise(ctx, s, g, pl, &res)
+	supervise(ctx, s, g, pl, &res, deadlineAt, cut)
 	return res, nil
 }
 
@@ -207,8 +227,10 @@ func (pl *plumbing) closeParentEnds() {
 // start launches every stage (see startStage) as part of call, each with
 // its own environment, after checking that its program is still the file
 // the policy resolved. On failure the stages already started are killed
-// and reaped before it returns.
-func start(s Spec, pl *plumbing, call *lifetime.Call) (*group, error) {
+// and reaped before it returns, unless ctx ended the starts: the group of
+// the stages started so far is then returned, watched, with the error, for
+// supervise to end and capture.
+func start(ctx context.Context, s Spec, pl *plumbing, call *lifetime.Call) (*group, error) {
 	g := &group{call: call}
 	for i := range s.Plan.Stages {
 		st := &s.Plan.Stages[i]
@@ -221,12 +243,21 @@ func start(s Spec, pl *plumbing, call *lifetime.Call) (*group, error) {
 			env = []string{} // nil would make os.StartProcess inherit the server's environment
 		}
 		attr := &os.ProcAttr{Dir: s.Plan.Dir.Path(), Env: env, Files: pl.files[i][:]}
-		p, err := startStage(call, st, attr, s.Sandbox)
-		if err != nil {
-			g.abort()
-			return g, &LaunchError{Argv0: st.Argv[0], Err: err}
+		err := context.Cause(ctx)
+		if err == nil {
+			var p *os.Process
+			if p, err = startStage(ctx, call, st, attr, s.Sandbox); err == nil {
+				g.add(p)
+				continue
+			}
 		}
-		g.add(p)
+		err = &LaunchError{Argv0: st.Argv[0], Err: err}
+		if ctx.Err() != nil {
+			g.watch()
+			return g, err
+		}
+		g.abort()
+		return g, err
 	}
 	g.watch()
 	return g, nil

@@ -24,7 +24,8 @@ type Spec struct {
 	// Stdin is fed to the first stage; nil or empty means immediate EOF.
 	// Ignored when the plan has a "<" file.
 	Stdin []byte
-	// Timeout bounds the whole pipeline (wall clock).
+	// Timeout bounds the whole pipeline (wall clock), from the stages'
+	// starts to the end of their output.
 	Timeout time.Duration
 	// OutputLimit is the cap in bytes per stream (stdout, stderr).
 	OutputLimit int64
@@ -127,6 +128,11 @@ type Result struct {
 	// StdoutFileError is the first error writing the ">"/">>" file (for
 	// example ENOSPC or EFBIG); later output was counted but not written.
 	StdoutFileError error
+	// StartCut is the start the timeout or ctx ended (a *LaunchError, for
+	// example wrapping a *sandbox.StartError with Step "deadline"): that
+	// stage and the later ones never ran, and Outcome is TimedOut or
+	// Cancelled with what the stages before it wrote. Nil otherwise.
+	StartCut error
 }
 
 // Progress is a live count of the bytes a running call's streams have

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"os"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/lifetime"
@@ -29,10 +30,22 @@ import (
 //   - With a sandbox, the launcher starts the stage from its restricted
 //     thread (which lives until the stage exits, so the parent-death signal
 //     still means the server died) and keeps these attributes.
-func startStage(c *lifetime.Call, st *plan.Stage, attr *os.ProcAttr, l *sandbox.Launcher) (*os.Process, error) {
+//   - ctx bounds a sandboxed start (sandbox.Launcher.StartContext): the
+//     call's deadline ends a start the launcher cannot finish.
+func startStage(ctx context.Context, c *lifetime.Call, st *plan.Stage, attr *os.ProcAttr, l *sandbox.Launcher) (*os.Process, error) {
+	if testHookStart != nil {
+		if err := testHookStart(ctx, st); err != nil {
+			return nil, err
+		}
+	}
 	attr.Sys = stageAttr(c)
 	if l != nil {
-		return c.StartWith(func() (*os.Process, error) { return l.Start(st, attr) })
+		return c.StartWith(func() (*os.Process, error) { return l.StartContext(ctx, st, attr) })
 	}
 	return c.Start(st.Program.ExecPath(), st.Argv, attr)
 }
+
+// testHookStart, set only by tests, runs before each stage's start with
+// its context; an error ends that start as a launcher's refusal would
+// (the fault injection of a start that cannot finish).
+var testHookStart func(ctx context.Context, st *plan.Stage) error

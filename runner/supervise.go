@@ -30,8 +30,11 @@ func (ev *events) wait(done <-chan struct{}, extra <-chan time.Time) (Outcome, s
 	return Success, ""
 }
 
-// supervise runs the started group to its end and fills res.
-func supervise(ctx context.Context, s Spec, g *group, pl *plumbing, res *Result) {
+// supervise runs the started group to its end and fills res. deadlineAt
+// is when the timeout expires (zero: none); cut, when not empty, is the
+// outcome of starts that ctx or the deadline ended: the stages started
+// are then terminated at once, their output captured.
+func supervise(ctx context.Context, s Spec, g *group, pl *plumbing, res *Result, deadlineAt time.Time, cut Outcome) {
 	grace := s.KillGrace
 	if grace <= 0 {
 		grace = DefaultKillGrace
@@ -64,14 +67,16 @@ func supervise(ctx context.Context, s Spec, g *group, pl *plumbing, res *Result)
 	stdinW, stdinDone := feed(pl, s.Stdin)
 
 	ev := &events{ctx: ctx, overflow: overflow}
-	var deadlineAt time.Time
-	if s.Timeout > 0 {
-		t := time.NewTimer(s.Timeout)
+	if !deadlineAt.IsZero() {
+		t := time.NewTimer(time.Until(deadlineAt))
 		defer t.Stop()
-		ev.deadline, deadlineAt = t.C, time.Now().Add(s.Timeout)
+		ev.deadline = t.C
 	}
 
-	outcome, stream := ev.wait(g.exited, nil)
+	outcome, stream := cut, ""
+	if cut == "" {
+		outcome, stream = ev.wait(g.exited, nil)
+	}
 	if outcome == Success {
 		outcome, stream = settle(ev, ioDone, grace, deadlineAt)
 	} else {

@@ -29,6 +29,12 @@
 //   - Launcher.Start starts one stage with the caller's *os.ProcAttr
 //     (its SysProcAttr is kept; only Ptrace is added) and returns once the
 //     program's execve succeeded, or a *StartError and nothing to reap.
+//     Launcher.StartContext is Start bounded by a context: once it is
+//     done, whatever holds the start up (the start-up check of ptrace,
+//     the fork, the stop for its confinement, the re-executed launcher)
+//     the stage is killed and reaped and the error has Step "deadline".
+//     The start-up check itself ends within 30 seconds (probeWait; past
+//     it, stages start through the re-executed launcher).
 //   - In modes limits and landlock the stage starts from a new locked OS
 //     thread of the server that first restricts itself (no_new_privs;
 //     mode landlock: the stage's ruleset, then the socket filter unless

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"syscall"
@@ -8,9 +9,11 @@ import (
 
 // StartError is a stage the launcher refused or could not start. Step
 // says where ("config", "rlimit", "no_new_privs", "landlock", "seccomp",
-// "exec"); Msg is the message; Err is the cause (a syscall.Errno when one
-// is known, so errors.Is with fs.ErrPermission or fs.ErrNotExist works),
-// or nil.
+// "exec"; "deadline": the caller's context ended the start); Msg is the
+// message; Err is the cause (a syscall.Errno when one is known, so
+// errors.Is with fs.ErrPermission or fs.ErrNotExist works; for "deadline"
+// context.Cause of the context, so errors.Is with
+// context.DeadlineExceeded works), or nil.
 type StartError struct {
 	Step string
 	Msg  string
@@ -61,4 +64,10 @@ func execError(path string, err error) *StartError {
 		return &StartError{Step: "exec", Msg: "exec " + path + ": " + errno.Error(), Err: errno}
 	}
 	return &StartError{Step: "exec", Msg: "exec " + path + ": " + err.Error()}
+}
+
+// cutShort reports a start that ctx ended while it was doing what.
+func cutShort(ctx context.Context, what string) *StartError {
+	cause := context.Cause(ctx)
+	return &StartError{Step: "deadline", Msg: "the stage did not start in time: " + what + ": " + cause.Error(), Err: cause}
 }

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -29,9 +30,11 @@ type Launcher struct {
 	readOnly       bool
 	readOnlyWhyNot string
 	exe            string
-	// reexec is decided once (method): false starts stages from a
-	// restricted thread, true through the re-executed launcher.
+	// reexec is decided once (decideMethod), then methodSet is closed:
+	// false starts stages from a restricted thread, true through the
+	// re-executed launcher.
 	methodOnce sync.Once
+	methodSet  chan struct{}
 	reexec     atomic.Bool
 	dirsMade   sync.Map // cache directories created so far
 	dirs       callDirs // the calls' private temporary directories
@@ -67,7 +70,7 @@ func NewLauncher(cfg Config) (*Launcher, error) {
 		}
 	}
 	l.exe, _ = os.Executable()
-	go l.method() // probes off the start-up path
+	l.decideMethod() // probes off the start-up path
 	return l, nil
 }
 
@@ -105,6 +108,16 @@ func (l *Launcher) ReadOnlyMounts() (bool, string) { return l.readOnly, l.readOn
 // st.Program.ExecPath has succeeded. The error is a *StartError (the
 // stage was not started; nothing is left to reap).
 func (l *Launcher) Start(st *plan.Stage, attr *os.ProcAttr) (*os.Process, error) {
+	return l.StartContext(context.Background(), st, attr)
+}
+
+// StartContext is Start bounded by ctx: once ctx is done, the stage being
+// started is killed wherever its start is (waiting for the start-up check
+// of ptrace, forked, stopped for its confinement, in the re-executed
+// launcher) and the error is a *StartError with Step "deadline" wrapping
+// context.Cause(ctx). A stage whose start ends after ctx is done is never
+// handed out.
+func (l *Launcher) StartContext(ctx context.Context, st *plan.Stage, attr *os.ProcAttr) (*os.Process, error) {
 	path := st.Program.ExecPath()
 	if l.mode == ModeOff {
 		p, err := os.StartProcess(path, st.Argv, attr)
@@ -122,10 +135,15 @@ func (l *Launcher) Start(st *plan.Stage, attr *os.ProcAttr) (*os.Process, error)
 			ln.dir = attr.Dir // a plain path: resolved again in the thread's namespace
 		}
 	}
-	if l.method() {
-		return l.startReexec(path, st.Argv, attr, ln)
+	select {
+	case <-l.decideMethod():
+	case <-ctx.Done():
+		return nil, cutShort(ctx, "waiting for the start-up check of ptrace")
 	}
-	return l.threads.start(path, st.Argv, attr, ln)
+	if l.reexec.Load() {
+		return l.startReexec(ctx, path, st.Argv, attr, ln)
+	}
+	return l.threads.start(ctx, path, st.Argv, attr, ln)
 }
 
 // applied is what one start applies: the thread's (or the re-executed
@@ -194,13 +212,25 @@ func (l *Launcher) makeDir(dir string) error {
 	return nil
 }
 
-// method reports whether stages start through the re-executed launcher,
-// waiting for the start-up probe the first time.
-func (l *Launcher) method() bool {
+// decideMethod starts, the first time, the check that decides whether
+// stages start through the re-executed launcher (off the caller's path),
+// and returns a channel closed once reexec holds the answer.
+func (l *Launcher) decideMethod() <-chan struct{} {
 	l.methodOnce.Do(func() {
-		traced := len(l.rlimits) > 0 || l.filter || l.mode == ModeLandlock
-		l.reexec.Store(traced && (!injectSupported || !traceWorks()))
+		l.methodSet = make(chan struct{})
+		go func() {
+			defer close(l.methodSet)
+			traced := len(l.rlimits) > 0 || l.filter || l.mode == ModeLandlock
+			l.reexec.Store(traced && (!injectSupported || !traceWorks()))
+		}()
 	})
+	return l.methodSet
+}
+
+// method reports whether stages start through the re-executed launcher,
+// waiting for the start-up check the first time.
+func (l *Launcher) method() bool {
+	<-l.decideMethod()
 	return l.reexec.Load()
 }
 

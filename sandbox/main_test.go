@@ -300,6 +300,6 @@ func exists(name string) bool {
 
 // setMethod fixes how stages start (tests of both methods).
 func (l *Launcher) setMethod(reexec bool) {
-	l.methodOnce.Do(func() {})
+	<-l.decideMethod() // the check's own answer must not come after this one
 	l.reexec.Store(reexec)
 }

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -74,7 +75,8 @@ func (l *Launcher) Command(path string, argv []string, pl applied) (string, []st
 
 // startReexec starts the stage through the re-executed launcher and
 // waits for its status report: nil when the target's execve succeeded.
-func (l *Launcher) startReexec(path string, argv []string, attr *os.ProcAttr, pl applied) (*os.Process, error) {
+// Once ctx is done the launcher is killed, which ends the report.
+func (l *Launcher) startReexec(ctx context.Context, path string, argv []string, attr *os.ProcAttr, pl applied) (*os.Process, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, &StartError{Step: "config", Msg: err.Error(), Err: err}
@@ -93,13 +95,26 @@ func (l *Launcher) startReexec(path string, argv []string, attr *os.ProcAttr, pl
 	if err != nil {
 		return nil, execError(exe, err)
 	}
-	if err := ReadStatus(r); err != nil {
+	if testHookStarted != nil {
+		testHookStarted(p.Pid)
+	}
+	stop := context.AfterFunc(ctx, func() { _ = p.Kill() })
+	err = ReadStatus(r)
+	if !stop() {
+		err = cutShort(ctx, "in the re-executed launcher")
+	}
+	if err != nil {
 		_ = p.Kill()
 		_, _ = p.Wait()
 		return nil, err
 	}
 	return p, nil
 }
+
+// testHookStarted, set only by tests, runs right after a stage's fork,
+// before its start is waited for: the fault injection that proves a start
+// ends with its context whatever holds it up.
+var testHookStarted func(pid int)
 
 // maxStatus bounds a status report; longer ones are cut.
 const maxStatus = 4096

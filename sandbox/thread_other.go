@@ -7,7 +7,10 @@
 
 package sandbox
 
-import "os"
+import (
+	"context"
+	"os"
+)
 
 // injectSupported is false: stages are confined from inside on Linux
 // only.
@@ -21,7 +24,7 @@ type threadPool struct{}
 
 // start starts the stage directly: pl carries no per-thread restriction
 // off Linux (Probe refuses Landlock there).
-func (*threadPool) start(path string, argv []string, attr *os.ProcAttr, _ applied) (*os.Process, error) {
+func (*threadPool) start(_ context.Context, path string, argv []string, attr *os.ProcAttr, _ applied) (*os.Process, error) {
 	p, err := os.StartProcess(path, argv, attr)
 	if err != nil {
 		return nil, execError(path, err)

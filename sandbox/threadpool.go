@@ -7,6 +7,7 @@
 package sandbox
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"runtime"
@@ -50,6 +51,7 @@ type thread struct {
 }
 
 type startReq struct {
+	ctx  context.Context
 	path string
 	argv []string
 	attr *os.ProcAttr
@@ -66,10 +68,11 @@ type startResult struct {
 }
 
 // start starts path on an idle thread restricted as pl says, or on a new
-// one, and gives the thread back to the pool.
-func (tp *threadPool) start(path string, argv []string, attr *os.ProcAttr, pl applied) (*os.Process, error) {
+// one, and gives the thread back to the pool. The thread ends the start
+// once ctx is done (startRestricted), so the answer always comes.
+func (tp *threadPool) start(ctx context.Context, path string, argv []string, attr *os.ProcAttr, pl applied) (*os.Process, error) {
 	key := threadKey(pl)
-	req := startReq{path: path, argv: argv, attr: attr, pl: pl, done: make(chan startResult, 1)}
+	req := startReq{ctx: ctx, path: path, argv: argv, attr: attr, pl: pl, done: make(chan startResult, 1)}
 	t := tp.take(key)
 	if t == nil {
 		t = &thread{key: key, reqs: make(chan startReq), retire: make(chan struct{})}
@@ -126,7 +129,7 @@ func (t *thread) run(pl applied, first startReq) {
 	// its P until sysmon retakes it.
 	exited := make(chan struct{})
 	serve := func(r startReq) {
-		p, err := startRestricted(r.path, r.argv, r.attr, r.pl)
+		p, err := startRestricted(r.ctx, r.path, r.argv, r.attr, r.pl)
 		if err == nil {
 			live++
 			go func() {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -46,7 +47,12 @@ func shape(res runner.Result, spec *runner.Spec, view textView) (*mcp.CallToolRe
 func headline(res runner.Result, spec *runner.Spec, keep string) string {
 	switch res.Outcome {
 	case runner.TimedOut:
-		return fmt.Sprintf("Command timed out after %d seconds", int(spec.Timeout.Seconds()))
+		why := fmt.Sprintf("Command timed out after %d seconds", int(spec.Timeout.Seconds()))
+		var cut *runner.LaunchError
+		if errors.As(res.StartCut, &cut) {
+			why += fmt.Sprintf(" before %s had started (%v)", cut.Argv0, cut.Err)
+		}
+		return why
 	case runner.OutputCapped:
 		if res.LimitStream == "file" {
 			limit := res.LimitBytes

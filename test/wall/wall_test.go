@@ -40,16 +40,26 @@ func TestMain(m *testing.M) {
 // routes are the ways a stage's code reaches the probe: the probe itself,
 // allowlisted by its absolute path, and programs that families running
 // other programs start (a make recipe, an npm test script, a go test).
+// Each route's call has a timeout (the go test route, as uid 65534,
+// compiles the standard library into a cold cache), and the client waits
+// answerMargin longer: a call that runs too long answers timed_out with
+// its output, and one that does not answer at all is a server fault the
+// test diagnoses (fixture.diagnose).
 var routes = []struct {
-	name string
-	argv func(probe string) []string
-	need []string
+	name    string
+	argv    func(probe string) []string
+	need    []string
+	timeout time.Duration
 }{
-	{"leaf", func(probe string) []string { return []string{probe, "targets.txt"} }, nil},
-	{"make", func(string) []string { return []string{"make", "-s"} }, []string{"make"}},
-	{"npm test", func(string) []string { return []string{"npm", "test", "--silent"} }, []string{"npm", "node"}},
-	{"go test", func(string) []string { return []string{"go", "test", "-count=1"} }, []string{"go"}},
+	{"leaf", func(probe string) []string { return []string{probe, "targets.txt"} }, nil, 2 * time.Minute},
+	{"make", func(string) []string { return []string{"make", "-s"} }, []string{"make"}, 2 * time.Minute},
+	{"npm test", func(string) []string { return []string{"npm", "test", "--silent"} }, []string{"npm", "node"}, 2 * time.Minute},
+	{"go test", func(string) []string { return []string{"go", "test", "-count=1"} }, []string{"go"}, 4 * time.Minute},
 }
+
+// answerMargin is how much longer than a call's timeout the client waits
+// for its answer: the kill grace and the audit record take milliseconds.
+const answerMargin = time.Minute
 
 // TestWall runs the probe by every route under the default
 // configuration, as the server's own user and, when that is root, as an
@@ -91,7 +101,7 @@ func wallAs(t *testing.T, cred *syscall.Credential) {
 			t.Logf("%s: skipped as uid 65534 without MCP_SHELL_TEST_HEAVY=1 (a cold build cache compiles the standard library)", r.name)
 			continue
 		}
-		out := f.call(t, r.argv(f.probe))
+		out := f.call(t, r.argv(f.probe), r.timeout)
 		for _, line := range strings.Split(out, "\n") {
 			fields := strings.SplitN(line, " ", 3)
 			if len(fields) < 2 || (fields[1] != "blocked" && fields[1] != "OPEN") {
@@ -294,13 +304,18 @@ func (f *fixture) start(t *testing.T, cred *syscall.Credential, root string) {
 	t.Cleanup(func() { s.Close() })
 }
 
-// call runs argv in the allowed directory and returns its output.
-func (f *fixture) call(t *testing.T, argv []string) string {
+// call runs argv in the allowed directory under timeout and returns its
+// output. A call the server does not answer within answerMargin after
+// its timeout fails the test with what diagnose finds.
+func (f *fixture) call(t *testing.T, argv []string, timeout time.Duration) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout+answerMargin)
 	defer cancel()
-	res, err := f.session.CallTool(ctx, &mcp.CallToolParams{Name: "shell_execute", Arguments: map[string]any{"command": argv, "timeout": 300}})
+	res, err := f.session.CallTool(ctx, &mcp.CallToolParams{Name: "shell_execute", Arguments: map[string]any{"command": argv, "timeout": int(timeout.Seconds())}})
 	if err != nil {
+		if ctx.Err() != nil {
+			t.Fatalf("%q: no answer %v after the call's timeout of %v:\n%s", argv, answerMargin, timeout, f.diagnose())
+		}
 		t.Fatalf("%q: %v", argv, err)
 	}
 	var out strings.Builder
@@ -313,6 +328,62 @@ func (f *fixture) call(t *testing.T, argv []string) string {
 		t.Fatalf("%q: %s", argv, out.String())
 	}
 	return out.String()
+}
+
+// diagnose describes a server that does not answer: where each of its
+// threads and each of their children is in the kernel (state, tracer,
+// wait channel, system call), then it makes the server print its
+// goroutines (SIGQUIT: on the test's stderr, where the server's goes) and
+// waits for it to exit.
+func (f *fixture) diagnose() string {
+	var b strings.Builder
+	pid := f.server.Process.Pid
+	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	for _, e := range tasks {
+		dir := fmt.Sprintf("/proc/%d/task/%s", pid, e.Name())
+		fmt.Fprintf(&b, "server thread %s: %s\n", e.Name(), procState(dir))
+		children, _ := os.ReadFile(dir + "/children")
+		for _, c := range strings.Fields(string(children)) {
+			fmt.Fprintf(&b, "  child %s: %s\n", c, procState("/proc/"+c))
+			ctasks, _ := os.ReadDir("/proc/" + c + "/task")
+			for _, ct := range ctasks {
+				if ct.Name() != c {
+					fmt.Fprintf(&b, "    thread %s: %s\n", ct.Name(), procState("/proc/"+c+"/task/"+ct.Name()))
+				}
+			}
+		}
+	}
+	if err := f.server.Process.Signal(syscall.SIGQUIT); err == nil {
+		f.server.Process.Signal(syscall.SIGCONT) // a stopped server dumps too
+		kill := time.AfterFunc(dumpWithin, func() { f.server.Process.Kill() })
+		f.server.Process.Wait() // its goroutine dump is written by then
+		kill.Stop()
+		b.WriteString("the server's goroutines are on stderr (SIGQUIT)\n")
+	}
+	return b.String()
+}
+
+// dumpWithin bounds the wait for the server's goroutine dump: it takes
+// milliseconds, unless the server is stuck where the runtime cannot run.
+const dumpWithin = 10 * time.Second
+
+// procState is a process's or thread's state, tracer, wait channel,
+// system call and kernel stack, from dir (/proc/PID or /proc/PID/task/TID).
+func procState(dir string) string {
+	read := func(name string) string {
+		b, _ := os.ReadFile(dir + "/" + name)
+		return strings.TrimSpace(string(b))
+	}
+	var state, tracer string
+	for _, line := range strings.Split(read("status"), "\n") {
+		if v, ok := strings.CutPrefix(line, "State:"); ok {
+			state = strings.TrimSpace(v)
+		} else if v, ok := strings.CutPrefix(line, "TracerPid:"); ok {
+			tracer = strings.TrimSpace(v)
+		}
+	}
+	stack := strings.ReplaceAll(read("stack"), "\n", " < ")
+	return fmt.Sprintf("%s tracer=%s wchan=%s syscall=[%s] cmdline=%q stack=[%s]", state, tracer, read("wchan"), read("syscall"), strings.ReplaceAll(read("cmdline"), "\x00", " "), stack)
 }
 
 // checkUntouched: the server is still running, nothing connected to the
