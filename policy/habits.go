@@ -2,8 +2,9 @@ package policy
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/lazyre"
 )
 
 // Shell habits: what a client that thinks in shell command lines sends,
@@ -34,7 +35,7 @@ var shellBuiltins = func() map[string]string {
 }()
 
 // assignment is a leading NAME=VALUE word.
-var assignment = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+var assignment = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*=`)
 
 // shellHabit returns the refusal of a program name that is a shell habit
 // (a builtin or an environment assignment), or nil.

@@ -1,10 +1,10 @@
 package git
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/lazyre"
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 )
@@ -320,4 +320,4 @@ func checkPatchNames(res parseResult, args []string, base int, g globals) *refus
 }
 
 // patchName matches the names format-patch writes.
-var patchName = regexp.MustCompile(`^(v[0-9]+-)?[0-9]+(-|$)`)
+var patchName = lazyre.New(`^(v[0-9]+-)?[0-9]+(-|$)`)
