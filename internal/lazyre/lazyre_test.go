@@ -19,7 +19,7 @@ func TestCompiledOnFirstUse(t *testing.T) {
 	if got := r.FindStringSubmatch("abc"); len(got) != 2 || got[1] != "b" {
 		t.Errorf("FindStringSubmatch = %q", got)
 	}
-	if r.Compiled() != r.Compiled() {
+	if first := r.Compiled(); r.Compiled() != first {
 		t.Error("compiled more than once")
 	}
 	if r.String() != `^a(b+)c$` {
