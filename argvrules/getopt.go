@@ -85,10 +85,12 @@ type table struct {
 	// is the long option --name (gawk).
 	LongW bool
 
-	build   func() []option
-	once    sync.Once
-	options []option
-	short   [256]int16 // index+1 into options, 0 when absent
+	build func() []option
+	once  sync.Once
+	// loaded and byShort are valid only after rows: read them through
+	// rows, Short and LookupLong.
+	loaded  []option
+	byShort [256]int16 // index+1 into loaded, 0 when absent
 }
 
 // tables is every table built, for the test that loads them all.
@@ -114,21 +116,21 @@ func (t *table) rows() []option {
 		opts := t.build()
 		for i := range opts {
 			if c := opts[i].Short; c != 0 {
-				if t.short[c] != 0 {
+				if t.byShort[c] != 0 {
 					panic(fmt.Sprintf("argvrules: duplicate short option -%c in %s table", c, t.Program))
 				}
-				t.short[c] = int16(i + 1)
+				t.byShort[c] = int16(i + 1)
 			}
 		}
-		t.options, t.build = opts, nil
+		t.loaded, t.build = opts, nil
 	})
-	return t.options
+	return t.loaded
 }
 
 // Short returns the row for letter c, or nil.
 func (t *table) Short(c byte) *option {
 	opts := t.rows()
-	if i := t.short[c]; i != 0 {
+	if i := t.byShort[c]; i != 0 {
 		return &opts[i-1]
 	}
 	return nil
