@@ -2,10 +2,10 @@ package argvrules
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/lazyre"
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 )
 
@@ -45,7 +45,7 @@ func isInplaceInclude(v string) bool { return v == "inplace" || v == "inplace.aw
 
 // awkAssignName matches a gawk command-line assignment's name, namespace
 // included (gawk 5 main.c arg_assign accepts "ns::name").
-var awkAssignName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)?$`)
+var awkAssignName = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)?$`)
 
 // inplaceSuffixVar reports whether an assigned name is the in-place backup
 // suffix; other names of the inplace namespace steer the extension.
@@ -89,7 +89,7 @@ func (ip *awkInplace) assignment(idx int, word, assign string) *Rejection {
 // state: the suffix variables, the inplace namespace and @namespace
 // (inside which plain names are the extension's). It is searched in the
 // raw text, strings and regexes included, so no lexer mistake hides it.
-var inplaceSteer = regexp.MustCompile(`INPLACE_SUFFIX|inplace\s*::|@\s*namespace`)
+var inplaceSteer = lazyre.New(`INPLACE_SUFFIX|inplace\s*::|@\s*namespace`)
 
 // check refuses what in-place editing would write outside the working
 // directory: program text that steers the extension, an include that a

@@ -72,8 +72,9 @@ var bsdtarShortOpts = func() map[byte]*option {
 // exactly one prefix match; two or more prefix matches are ambiguous.
 func bsdtarLookup(name string) (opt *option, abbrev bool, amb []*option) {
 	var matches []*option
-	for i := range bsdtarLong.options {
-		o := &bsdtarLong.options[i]
+	opts := bsdtarLong.rows()
+	for i := range opts {
+		o := &opts[i]
 		if name == "" || o.Long[0] != name[0] || !strings.HasPrefix(o.Long, name) {
 			continue
 		}

@@ -2,10 +2,10 @@ package argvrules
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/lazyre"
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 )
 
@@ -51,7 +51,7 @@ var ccExecPrefix = []struct{ prefix, why string }{
 
 // ccLoadWords are linker and clang frontend options, passed through
 // -Wl, -Xlinker or -Xclang, that load a shared library into the program.
-var ccLoadWords = regexp.MustCompile(`^-{1,2}(plugin|load|plugin-opt|fplugin|fpass-plugin|add-plugin)(=|$)`)
+var ccLoadWords = lazyre.New(`^-{1,2}(plugin|load|plugin-opt|fplugin|fpass-plugin|add-plugin)(=|$)`)
 
 // checkCC is the recognizer of the compiler drivers. It refuses the
 // options that make the driver run or load a program of the request's
@@ -210,7 +210,7 @@ func ccTool(opt string) string {
 // (x86_64-linux-gnu-gcc-12, gcc-12, clang-16, clang++-18,
 // aarch64-linux-gnu-g++). gcc-ar, gcc-nm and gcc-ranlib (archiver
 // wrappers) do not match.
-var compilerName = regexp.MustCompile(`^([A-Za-z0-9_.]+-)*(gcc|g\+\+|c\+\+|cc|clang|clang\+\+)(-[0-9][0-9.]*)?$`)
+var compilerName = lazyre.New(`^([A-Za-z0-9_.]+-)*(gcc|g\+\+|c\+\+|cc|clang|clang\+\+)(-[0-9][0-9.]*)?$`)
 
 // isCompilerName reports whether base is a compiler driver's name.
 func isCompilerName(base string) bool { return compilerName.MatchString(base) }

@@ -59,7 +59,7 @@ var curlProgram = &getoptProgram{
 	family:  "curl",
 	policy:  "curl external code or output",
 	grammar: "curl option grammar",
-	table:   newTable("curl 7.88", false, withNegations(annotate(curlBase, ruleCurlExecOption, curlRisks))),
+	table:   newTableFunc("curl 7.88", false, func() []option { return withNegations(annotate(curlBase, ruleCurlExecOption, curlRisks)) }),
 	order:   permute,
 	exact:   true,
 	outputs: curlOutputs,

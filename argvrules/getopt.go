@@ -3,6 +3,7 @@ package argvrules
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 )
@@ -72,36 +73,65 @@ func (o *option) Risky(hasValue bool) bool {
 }
 
 // table is a program's option table for the GNU getopt_long grammar.
-// Build it with NewTable; it is immutable afterwards and safe for
-// concurrent use.
+// Build it with newTable or newTableFunc; it is immutable afterwards and
+// safe for concurrent use. Its rows are indexed on first use, not at
+// package initialization, which every process of this binary pays (the
+// watchdog and the re-executed launcher too); tables lists every table so
+// a test can load them all.
 type table struct {
 	// Program names the grammar in messages, e.g. "GNU sort 9.x".
 	Program string
 	// LongW is getopt's "W;" extension: "-W name[=value]" (or "-Wname")
 	// is the long option --name (gawk).
-	LongW   bool
-	options []option
-	short   [256]int16 // index+1 into options, 0 when absent
+	LongW bool
+
+	build func() []option
+	once  sync.Once
+	// loaded and byShort are valid only after rows: read them through
+	// rows, Short and LookupLong.
+	loaded  []option
+	byShort [256]int16 // index+1 into loaded, 0 when absent
 }
 
-// newTable builds a Table. Short letters must be unique.
+// tables is every table built, for the test that loads them all.
+var tables []*table
+
+// newTable builds a table of opts. Short letters must be unique.
 func newTable(program string, longW bool, opts []option) *table {
-	t := &table{Program: program, LongW: longW, options: opts}
-	for i := range opts {
-		if c := opts[i].Short; c != 0 {
-			if t.short[c] != 0 {
-				panic(fmt.Sprintf("argvrules: duplicate short option -%c in %s table", c, program))
-			}
-			t.short[c] = int16(i + 1)
-		}
-	}
+	return newTableFunc(program, longW, func() []option { return opts })
+}
+
+// newTableFunc builds a table whose rows build returns on first use (a
+// derived table, such as withNegations', costs nothing until a command
+// line of its program is read). Short letters must be unique.
+func newTableFunc(program string, longW bool, build func() []option) *table {
+	t := &table{Program: program, LongW: longW, build: build}
+	tables = append(tables, t)
 	return t
+}
+
+// rows returns the table's rows, indexing them on first use.
+func (t *table) rows() []option {
+	t.once.Do(func() {
+		opts := t.build()
+		for i := range opts {
+			if c := opts[i].Short; c != 0 {
+				if t.byShort[c] != 0 {
+					panic(fmt.Sprintf("argvrules: duplicate short option -%c in %s table", c, t.Program))
+				}
+				t.byShort[c] = int16(i + 1)
+			}
+		}
+		t.loaded, t.build = opts, nil
+	})
+	return t.loaded
 }
 
 // Short returns the row for letter c, or nil.
 func (t *table) Short(c byte) *option {
-	if i := t.short[c]; i != 0 {
-		return &t.options[i-1]
+	opts := t.rows()
+	if i := t.byShort[c]; i != 0 {
+		return &opts[i-1]
 	}
 	return nil
 }
@@ -114,8 +144,9 @@ func (t *table) Short(c byte) *option {
 func (t *table) LookupLong(name string) (opt *option, abbrev bool, ambiguous []*option) {
 	var first *option
 	distinct := false
-	for i := range t.options {
-		o := &t.options[i]
+	opts := t.rows()
+	for i := range opts {
+		o := &opts[i]
 		if o.Long == "" || !strings.HasPrefix(o.Long, name) {
 			continue
 		}
@@ -134,8 +165,8 @@ func (t *table) LookupLong(name string) (opt *option, abbrev bool, ambiguous []*
 	if !distinct {
 		return first, true, nil
 	}
-	for i := range t.options {
-		o := &t.options[i]
+	for i := range opts {
+		o := &opts[i]
 		if o.Long != "" && strings.HasPrefix(o.Long, name) {
 			ambiguous = append(ambiguous, o)
 		}

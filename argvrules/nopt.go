@@ -30,7 +30,7 @@ const (
 
 // npmTypes are npm 11.19.1's option types by kind (generated from
 // node_modules/@npmcli/config/lib/definitions, definitions[*].type).
-var npmTypes = func() map[string]noptKind {
+var npmTypes = sync.OnceValue(func() map[string]noptKind {
 	m := map[string]noptKind{}
 	add := func(k noptKind, names string) {
 		for _, n := range strings.Fields(names) {
@@ -66,7 +66,7 @@ var npmTypes = func() map[string]noptKind {
 	add(noptBoolStr, "browser")
 	add(noptBoolColor, "color")
 	return m
-}()
+})
 
 // npmShorthands are npm 11.19.1's shorthands (definitions shorthands).
 var npmShorthands = map[string][]string{
@@ -125,7 +125,7 @@ func abbrevMap(names []string) map[string]string {
 // of its watchdog, the same binary), where they were the largest part of
 // the package's initialization.
 var (
-	npmAbbrevs     = sync.OnceValue(func() map[string]string { return abbrevMap(sortedKeys(npmTypes)) })
+	npmAbbrevs     = sync.OnceValue(func() map[string]string { return abbrevMap(sortedKeys(npmTypes())) })
 	npmShortAbbrev = sync.OnceValue(func() map[string]string { return abbrevMap(sortedKeys(npmShorthands)) })
 )
 
@@ -199,7 +199,7 @@ func noptParse(argv []string) noptResult {
 		if full, ok := npmAbbrevs()[key]; ok {
 			key = full
 		}
-		kind, known := npmTypes[key]
+		kind, known := npmTypes()[key]
 		la, hasLa := "", i+1 < len(args)
 		if hasLa {
 			la = args[i+1].text

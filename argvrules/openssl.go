@@ -2,9 +2,9 @@ package argvrules
 
 import (
 	"path"
-	"regexp"
 	"strings"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/lazyre"
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 )
 
@@ -47,7 +47,7 @@ var opensslRefusedCommands = map[string]string{
 // opensslProviderName is a provider name openssl looks up among its
 // built-in providers and the modules of MODULESDIR (default, base, null,
 // legacy, fips, or another module name): not a path.
-var opensslProviderName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+var opensslProviderName = lazyre.New(`^[A-Za-z0-9_-]+$`)
 
 // opensslModuleConfig finds what makes a configuration file load modules
 // (conf_mod.c CONF_modules_load reads the openssl_conf key; engines and
@@ -55,7 +55,7 @@ var opensslProviderName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 // and .include, which reads another file that could. Searched in the raw
 // text, case-insensitively; key names take no escapes (checked with
 // OpenSSL 3.0.19: "openssl\_conf" loads nothing).
-var opensslModuleConfig = regexp.MustCompile(`(?i)openssl_conf|\.include`)
+var opensslModuleConfig = lazyre.New(`(?i)openssl_conf|\.include`)
 
 // checkOpenssl is the recognizer of the openssl command (OpenSSL 3.0).
 // Every word that is an option by opt_next's rules is judged, wherever it

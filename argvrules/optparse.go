@@ -1,6 +1,9 @@
 package argvrules
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // pip reads its command line with Python's optparse, twice (pip 23.2
 // cli/main_parser.py parse_command): the main parser, with the general
@@ -21,7 +24,7 @@ type pyOptions map[string]bool
 // pipOptionTable is pip 23.2.1's option table, as its parsers list it
 // (create_main_parser, create_command(name).parser): general options, then
 // each command's own, as value-taking and flag spellings.
-var pipOptionTable = func() map[string]pyOptions {
+var pipOptionTable = sync.OnceValue(func() map[string]pyOptions {
 	rows := map[string][2]string{
 		"general": {"--python --log --log-file --local-log --keyring-provider --proxy --retries --timeout --default-timeout --exists-action --trusted-host --cert --client-cert --cache-dir --use-feature --use-deprecated",
 			"--help -h --debug --isolated --require-virtualenv --require-venv --verbose -v --version -V --quiet -q --no-input --no-cache-dir --disable-pip-version-check --no-color --no-python-version-warning"},
@@ -68,7 +71,7 @@ var pipOptionTable = func() map[string]pyOptions {
 		}
 	}
 	return out
-}()
+})
 
 // pyWord is an argument with the argv index it came from.
 type pyWord struct {
@@ -171,12 +174,12 @@ func pipParse(argv []string) (cmd string, events []pyEvent, positional []pyWord,
 	for i := 1; i < len(argv); i++ {
 		args = append(args, pyWord{argv[i], i})
 	}
-	mainEvents, rest, ok := pyParse(pipOptionTable["general"], args, false)
+	mainEvents, rest, ok := pyParse(pipOptionTable()["general"], args, false)
 	if !ok || len(rest) == 0 {
 		return "", mainEvents, nil, ok
 	}
 	cmd = rest[0].text
-	opts, known := pipOptionTable[cmd]
+	opts, known := pipOptionTable()[cmd]
 	if !known {
 		return cmd, mainEvents, nil, false
 	}

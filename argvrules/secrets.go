@@ -82,7 +82,7 @@ func Secrets(argv []string) Reading {
 	if f := FamilyOf(base); f != nil && f.Secrets != nil {
 		return f.Secrets(argv)
 	}
-	if r := redactionTables[base]; r != nil {
+	if r := redactionTables()[base]; r != nil {
 		return r(argv)
 	}
 	return Reading{}
@@ -96,7 +96,7 @@ func HasSecretGrammar(program string) bool {
 	if f := FamilyOf(program); f != nil && f.Secrets != nil {
 		return true
 	}
-	return redactionTables[program] != nil
+	return redactionTables()[program] != nil
 }
 
 // getoptSecrets reads argv with a family's getopt_long table, past

@@ -1,6 +1,9 @@
 package argvrules
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Redaction grammars. The families with a getopt_long table read their
 // credentials with it (Family.Secrets: curl and wget name theirs next to
@@ -109,7 +112,7 @@ var kubectlTable = &sparseTable{
 
 // redactionTables are the programs without a recognizer whose command
 // lines carry credentials, by basename.
-var redactionTables = func() map[string]secretReader {
+var redactionTables = sync.OnceValue(func() map[string]secretReader {
 	m := map[string]secretReader{}
 	add := func(t *sparseTable, names ...string) {
 		for _, n := range names {
@@ -213,7 +216,7 @@ var redactionTables = func() map[string]secretReader {
 	m["htpasswd"] = readHtpasswd
 	m["sqlplus"] = readSQLPlus
 	return m
-}()
+})
 
 // readHtpasswd reads Apache 2.4 htpasswd(1): with -b the password is on
 // the command line, the last operand: "htpasswd -b FILE USER PASSWORD",

@@ -83,7 +83,7 @@ func TestTablesMatchPrograms(t *testing.T) {
 }
 
 // Options returns the table rows; callers must not modify them.
-func (t *table) Options() []option { return t.options }
+func (t *table) Options() []option { return t.rows() }
 
 // generatedNegation reports rows added by withNegations ("no-NAME" for
 // a NoArg NAME): they are NoArg by construction.

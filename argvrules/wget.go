@@ -200,7 +200,7 @@ var wgetProgram = &getoptProgram{
 	family:  "wget",
 	policy:  "wget external program or output",
 	grammar: "wget option grammar",
-	table:   newTable("GNU Wget 1.21", false, withNegations(wgetBase)),
+	table:   newTableFunc("GNU Wget 1.21", false, func() []option { return withNegations(wgetBase) }),
 	order:   permute,
 	outputs: map[string]redirect.Kind{
 		"output-document":  redirect.File,

@@ -2,10 +2,10 @@ package argvrules
 
 import (
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/lazyre"
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 )
 
@@ -351,7 +351,7 @@ var envTable = newTable("GNU env 9.x", false, []option{
 const riskEnvSignal = "changes how the program handles signals (only env [-i] [-u NAME] [NAME=VALUE...] PROGRAM is admitted)"
 
 // envName is a variable name env may set or unset.
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // envOption records env's -i and -u (called for every option event).
 func envOption(_ Context, ev *event, w *Wrapping) *Rejection {

@@ -2,9 +2,10 @@ package childenv
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/lazyre"
 )
 
 // reserved names are never forwarded, even when allowlisted: they steer the
@@ -13,7 +14,7 @@ var reserved = map[string]bool{"MCPGODEBUG": true}
 
 // validName is the accepted shape of an environment variable name (POSIX
 // portable names: letters, digits, underscore, not starting with a digit).
-var validName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var validName = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // Config is the operator's child-environment configuration.
 type Config struct {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/lazyre"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
@@ -250,7 +251,7 @@ func (cfg *Config) setCommands(env Env, builtin bool) error {
 
 // unsafePattern matches what a command-name pattern may not contain: it
 // describes names, never shell text.
-var unsafePattern = regexp.MustCompile("[\\s;&|<>`]")
+var unsafePattern = lazyre.New("[\\s;&|<>`]")
 
 func (cfg *Config) setPatterns(raw string) error {
 	for _, src := range splitList(raw) {
@@ -351,7 +352,7 @@ func (cfg *Config) setLogLevel(s string) error {
 	return nil
 }
 
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 func checkNames(variable string, names []string) error {
 	for _, n := range names {

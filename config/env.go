@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/caarlos0/env/v11"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/lazyre"
 	"github.com/seed-b63acb1b/mcp-shell-server/runner"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 	"github.com/seed-b63acb1b/mcp-shell-server/server"
@@ -187,7 +187,7 @@ var parsers = map[reflect.Type]env.ParserFunc{
 
 // decimalSyntax is the accepted integer syntax: digits, without sign,
 // leading zero, underscore or base prefix.
-var decimalSyntax = regexp.MustCompile(`^(0|[1-9][0-9]*)$`)
+var decimalSyntax = lazyre.New(`^(0|[1-9][0-9]*)$`)
 
 func checkDecimal(v string) error {
 	if !decimalSyntax.MatchString(v) {

@@ -52,7 +52,9 @@ func UnknownVariables(environ []string) []Unknown {
 		// Outside the namespace only a near spelling of an unprefixed
 		// name counts: other programs own the rest.
 		for _, k := range known {
-			if !strings.HasPrefix(k, prefix) && editDistance(name, k) <= maxUnprefixedDistance {
+			// The distance is at least the difference in length: most of
+			// the environment is ruled out without computing it.
+			if !strings.HasPrefix(k, prefix) && abs(len(name)-len(k)) <= maxUnprefixedDistance && editDistance(name, k) <= maxUnprefixedDistance {
 				out = append(out, Unknown{Name: name, Nearest: k})
 				break
 			}

@@ -2,8 +2,10 @@ package policy
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
+	"sync"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/lazyre"
 )
 
 // Shell habits: what a client that thinks in shell command lines sends,
@@ -17,7 +19,7 @@ import (
 // bash(1) SHELL BUILTIN COMMANDS; builtins that are also programs, such
 // as echo, test, pwd and kill, run as programs and are not listed), and
 // what to do instead.
-var shellBuiltins = func() map[string]string {
+var shellBuiltins = sync.OnceValue(func() map[string]string {
 	m := map[string]string{}
 	add := func(advice string, names ...string) {
 		for _, n := range names {
@@ -31,15 +33,15 @@ var shellBuiltins = func() map[string]string {
 	add(`%q is a shell builtin, not a program: there is no shell here to read a script, define aliases or change its own state; send the program's argv itself`,
 		"source", ".", "alias", "unalias", "eval", "exec", "exit", "ulimit", "umask", "shopt", "trap", "history")
 	return m
-}()
+})
 
 // assignment is a leading NAME=VALUE word.
-var assignment = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+var assignment = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*=`)
 
 // shellHabit returns the refusal of a program name that is a shell habit
 // (a builtin or an environment assignment), or nil.
 func shellHabit(name string, index int) error {
-	if advice, ok := shellBuiltins[name]; ok {
+	if advice, ok := shellBuiltins()[name]; ok {
 		return reject(CodeShellHabit, index, name, "Command not allowed: "+strings.ReplaceAll(advice, "%q", "%s"), name)
 	}
 	if assignment.MatchString(name) {

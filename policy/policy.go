@@ -10,6 +10,7 @@ import (
 
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/lazyre"
 	"github.com/seed-b63acb1b/mcp-shell-server/plan"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
@@ -266,7 +267,7 @@ func splitStages(argv []string) ([]stage, error) {
 }
 
 // unsafeName matches characters a program name may not contain.
-var unsafeName = regexp.MustCompile("[\\s;&|<>`$(){}\\[\\]*?!'\"\\\\~#]|\\p{Cc}")
+var unsafeName = lazyre.New("[\\s;&|<>`$(){}\\[\\]*?!'\"\\\\~#]|\\p{Cc}")
 
 // CheckName reports why name can never be run as a program name
 // (whitespace, a shell metacharacter, a control character, an unclean

@@ -1,9 +1,9 @@
 package policy
 
 import (
-	"regexp"
 	"strings"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/lazyre"
 	"github.com/seed-b63acb1b/mcp-shell-server/plan"
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
@@ -22,7 +22,7 @@ func isRedirectOp(s string) bool { return s == "<" || s == ">" || s == ">>" }
 // unsafeTarget matches characters refused in a redirection target: shell
 // metacharacters and control characters. A target containing them is far
 // more likely a smuggled command line than a file name.
-var unsafeTarget = regexp.MustCompile("[;&|<>`]|\\p{Cc}")
+var unsafeTarget = lazyre.New("[;&|<>`]|\\p{Cc}")
 
 // parseRedirects removes "<", ">" and ">>" with their targets from a stage
 // and records them in call. "<" is allowed only on the first stage and

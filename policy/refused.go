@@ -1,6 +1,9 @@
 package policy
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // refusedGroup is one row of the categorical refusal list: programs of one
 // kind, the category a refusal names, and where the entries come from.
@@ -95,21 +98,23 @@ var refusedPrefixes = []struct{ prefix, contains, category string }{
 	{"ld-", ".so", "command wrapper (dynamic loader)"},
 }
 
-// refused maps every name of refusedGroups to its category.
-var refused = namesOf(refusedGroups)
+// refused maps every name of refusedGroups to its category, built on first
+// use (every process of this binary initializes the package).
+var refused = sync.OnceValue(func() map[string]string { return namesOf(refusedGroups) })
 
 // windowsRefused maps every name of windowsGroups and windowsOnlyGroups to
 // its category (refusedwin.go); windowsOnly marks the names refused
 // elsewhere only when spelled with a Windows extension. They match the
 // basename exactly (after the Windows extension): the version and variant
-// candidates are Unix installation habits (cmd1 is not cmd).
-var windowsRefused, windowsOnly = func() (map[string]string, map[string]bool) {
+// candidates are Unix installation habits (cmd1 is not cmd). Both are
+// built on first use.
+var windowsNames = sync.OnceValues(func() (map[string]string, map[string]bool) {
 	m, only := namesOf(windowsGroups), map[string]bool{}
 	for n, c := range namesOf(windowsOnlyGroups) {
 		m[n], only[n] = c, true
 	}
 	for n := range m {
-		if _, dup := refused[n]; dup {
+		if _, dup := refused()[n]; dup {
 			panic("policy: refused name listed twice: " + n)
 		}
 	}
@@ -117,7 +122,7 @@ var windowsRefused, windowsOnly = func() (map[string]string, map[string]bool) {
 		panic("policy: a Windows refused name is listed twice")
 	}
 	return m, only
-}()
+})
 
 // namesOf maps the names of groups to their categories; a name listed
 // twice is a mistake in the table.
@@ -168,12 +173,13 @@ func (n naming) refused(argv0 string) (name, category string, ok bool) {
 	if ext := n.scriptExt(base); ext != "" {
 		return base, "Windows script (" + ext + " files run through cmd.exe, Windows Script Host, mshta or a file association)", true
 	}
+	windowsRefused, windowsOnly := windowsNames()
 	if stem, winExt := n.windowsStem(base); windowsRefused[stem] != "" && (n.windows || winExt || !windowsOnly[stem]) {
 		return stem, windowsRefused[stem], true
 	}
 	stem, _ := stripExec(base)
 	for _, cand := range refusalCandidates(stem) {
-		if category, ok := refused[cand]; ok {
+		if category, ok := refused()[cand]; ok {
 			return cand, category, true
 		}
 	}

@@ -3,9 +3,9 @@ package sandbox
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strings"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/lazyre"
 	"github.com/seed-b63acb1b/mcp-shell-server/plan"
 )
 
@@ -59,24 +59,24 @@ const MaxDenials = 8
 // some print. A root server's stages see every mount but their writable
 // trees read-only (mountns_linux.go), so their writes outside fail with
 // EROFS before Landlock's EACCES.
-var deniedLine = regexp.MustCompile(`(?i)permission denied|operation not permitted|read-only file system|\bEACCES\b|\bEPERM\b|\bEROFS\b`)
+var deniedLine = lazyre.New(`(?i)permission denied|operation not permitted|read-only file system|\bEACCES\b|\bEPERM\b|\bEROFS\b`)
 
 // readOnly is the EROFS message: always a write.
-var readOnly = regexp.MustCompile(`(?i)read-only file system|\bEROFS\b`)
+var readOnly = lazyre.New(`(?i)read-only file system|\bEROFS\b`)
 
 var (
-	connectWords = regexp.MustCompile(`(?i)\b(connect|dial|bind|socket|connection)\b`)
-	execWords    = regexp.MustCompile(`(?i)\b(exec|execvp|execve|fork/exec|cannot execute|cannot run|spawn|posix_spawn)\b|: not found`)
-	writeWords   = regexp.MustCompile(`(?i)\b(cannot create|cannot touch|cannot remove|cannot make|create|creat|mkdir|write|writ|rename|unlink|remove|rmdir|lock|truncate|chmod|utime|symlink|link)\w*\b`)
-	readWords    = regexp.MustCompile(`(?i)\b(read|reading|scandir|opendir|stat|cannot access|cannot open|unable to access|lstat)\b`)
+	connectWords = lazyre.New(`(?i)\b(connect|dial|bind|socket|connection)\b`)
+	execWords    = lazyre.New(`(?i)\b(exec|execvp|execve|fork/exec|cannot execute|cannot run|spawn|posix_spawn)\b|: not found`)
+	writeWords   = lazyre.New(`(?i)\b(cannot create|cannot touch|cannot remove|cannot make|create|creat|mkdir|write|writ|rename|unlink|remove|rmdir|lock|truncate|chmod|utime|symlink|link)\w*\b`)
+	readWords    = lazyre.New(`(?i)\b(read|reading|scandir|opendir|stat|cannot access|cannot open|unable to access|lstat)\b`)
 	// address is host:port as Go's net and curl print them.
-	address = regexp.MustCompile(`(\[[0-9A-Fa-f:.]+\]|[0-9]{1,3}(\.[0-9]{1,3}){3}|[A-Za-z0-9.-]+\.[A-Za-z]{2,}):[0-9]{1,5}\b`)
+	address = lazyre.New(`(\[[0-9A-Fa-f:.]+\]|[0-9]{1,3}(\.[0-9]{1,3}){3}|[A-Za-z0-9.-]+\.[A-Za-z]{2,}):[0-9]{1,5}\b`)
 	// pathWord is an absolute or relative path, bare or quoted.
-	pathWord = regexp.MustCompile("(?:^|[\\s'\"`‘“(])((/|\\./|\\.\\./|~/)[^\\s'\"`’”:,)]*)")
+	pathWord = lazyre.New("(?:^|[\\s'\"`‘“(])((/|\\./|\\.\\./|~/)[^\\s'\"`’”:,)]*)")
 	// launcher is the first word of a message of a shell or another
 	// program that runs what it names (dash: "sh: 1: PROG: Permission
 	// denied", bash: "bash: line 1: PROG: ...", make: "make: PROG: ...").
-	launcher = regexp.MustCompile(`^(\S*/)?(sh|bash|dash|ash|zsh|make|gmake|env|xargs|timeout|nice|nohup|find)(: [0-9]+| line [0-9]+)?:`)
+	launcher = lazyre.New(`^(\S*/)?(sh|bash|dash|ash|zsh|make|gmake|env|xargs|timeout|nice|nohup|find)(: [0-9]+| line [0-9]+)?:`)
 )
 
 // GuessDenials reads a confined stage's stderr for the messages of

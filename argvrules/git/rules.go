@@ -1,10 +1,11 @@
 package git
 
 import (
-	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/lazyre"
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 )
@@ -82,17 +83,17 @@ func checkLogFamily(args []string, base int, g globals) *refusal.Rejection {
 	return nil
 }
 
-var formatPatchTable = func() optTable {
+var formatPatchTable = sync.OnceValue(func() *optTable {
 	t := optTable{number: true, noAbbrev: true}
 	t.opts = append(t.opts, logTable.opts...)
 	t.opts = append(t.opts, formatPatchExtra...)
-	return t
-}()
+	return &t
+})
 
 // checkFormatPatch adds -o/--output-directory DIR (which must stay inside
 // the working directory) to the log-family rules.
 func checkFormatPatch(args []string, base int, g globals) *refusal.Rejection {
-	res, rej := parseAndCheck(args, base, &formatPatchTable)
+	res, rej := parseAndCheck(args, base, formatPatchTable())
 	if rej != nil {
 		return rej
 	}
@@ -320,4 +321,4 @@ func checkPatchNames(res parseResult, args []string, base int, g globals) *refus
 }
 
 // patchName matches the names format-patch writes.
-var patchName = regexp.MustCompile(`^(v[0-9]+-)?[0-9]+(-|$)`)
+var patchName = lazyre.New(`^(v[0-9]+-)?[0-9]+(-|$)`)

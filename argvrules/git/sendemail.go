@@ -3,6 +3,7 @@ package git
 import (
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 )
@@ -157,9 +158,9 @@ func geoNames(opts []geoOpt) *geoTable {
 }
 
 var (
-	geoPass1 = geoNames(sendEmailPass1)
-	geoPass2 = geoNames(sendEmailPass2)
-	geoPass3 = geoNames(sendEmailPass3)
+	geoPass1 = sync.OnceValue(func() *geoTable { return geoNames(sendEmailPass1) })
+	geoPass2 = sync.OnceValue(func() *geoTable { return geoNames(sendEmailPass2) })
+	geoPass3 = sync.OnceValue(func() *geoTable { return geoNames(sendEmailPass3) })
 )
 
 // geoSplit recognises an option-looking token: it returns the name (lower
@@ -344,9 +345,9 @@ func checkSendEmail(args []string, base int, g globals) *refusal.Rejection {
 		toks[k] = geoTok{s: a, idx: base + k}
 	}
 	for _, permute := range []bool{true, false} {
-		rest, _ := geoPass(toks, geoPass1, permute)
-		rest, _ = geoPass(rest, geoPass2, permute)
-		_, hits := geoPass(rest, geoPass3, permute)
+		rest, _ := geoPass(toks, geoPass1(), permute)
+		rest, _ = geoPass(rest, geoPass2(), permute)
+		_, hits := geoPass(rest, geoPass3(), permute)
 		for _, h := range hits {
 			if rej := sendEmailVerdict(h); rej != nil {
 				return rej

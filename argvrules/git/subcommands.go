@@ -3,6 +3,7 @@ package git
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 )
@@ -58,11 +59,14 @@ var refusedSubcommands = map[string]string{
 	"pack-redundant":           "is deprecated in git 2.53, so a repository alias may replace it",
 }
 
-// knownSubcommands maps the subcommands this policy accepts to their rules.
-// Subcommands with a nil check get the common rules only.
-var knownSubcommands map[string]subCheck
+// knownSubcommands maps the subcommands this policy accepts to their rules,
+// built on first use. Subcommands with a nil check get the common rules
+// only. It is set in init because the checks refer back to it.
+var knownSubcommands func() map[string]subCheck
 
-func init() {
+func init() { knownSubcommands = sync.OnceValue(buildKnownSubcommands) }
+
+func buildKnownSubcommands() map[string]subCheck {
 	plain := []string{
 		"status", "add", "stage", "mv", "rm", "reset", "restore", "describe", "reflog",
 		"rev-parse", "ls-files", "ls-tree", "cat-file", "merge-base", "blame", "annotate",
@@ -78,37 +82,38 @@ func init() {
 		"multi-pack-index", "commit-graph", "unpack-objects", "update-server-info",
 		"fmt-merge-msg", "replay",
 	}
-	knownSubcommands = make(map[string]subCheck, len(plain)+40)
+	known := make(map[string]subCheck, len(plain)+40)
 	for _, s := range plain {
-		knownSubcommands[s] = nil
+		known[s] = nil
 	}
 	for s := range messageShortValues {
-		knownSubcommands[s] = messageCheck(s)
+		known[s] = messageCheck(s)
 	}
 	for _, s := range []string{"log", "show", "diff", "diff-tree", "diff-index",
 		"diff-files", "rev-list", "shortlog", "range-diff"} {
-		knownSubcommands[s] = checkLogFamily
+		known[s] = checkLogFamily
 	}
-	knownSubcommands["format-patch"] = checkFormatPatch
-	knownSubcommands["grep"] = tableCheck(&grepTable)
-	knownSubcommands["rebase"] = tableCheck(&rebaseTable)
-	knownSubcommands["clone"] = checkClone
-	knownSubcommands["fetch"] = tableCheck(&fetchTable)
-	knownSubcommands["pull"] = tableCheck(&pullTable)
-	knownSubcommands["push"] = tableCheck(&pushTable)
-	knownSubcommands["ls-remote"] = tableCheck(&lsRemoteTable)
-	knownSubcommands["init"] = checkInit
-	knownSubcommands["bundle"] = checkBundle
-	knownSubcommands["commit"] = tableCheck(&commitTable)
-	knownSubcommands["archive"] = checkArchive
-	knownSubcommands["apply"] = checkApply
-	knownSubcommands["init-db"] = checkInit
-	knownSubcommands["config"] = checkConfig
-	knownSubcommands["help"] = checkHelp
-	knownSubcommands["bisect"] = checkBisect
-	knownSubcommands["submodule"] = checkSubmodule
-	knownSubcommands["maintenance"] = checkMaintenance
-	knownSubcommands["send-email"] = checkSendEmail
+	known["format-patch"] = checkFormatPatch
+	known["grep"] = tableCheck(&grepTable)
+	known["rebase"] = tableCheck(&rebaseTable)
+	known["clone"] = checkClone
+	known["fetch"] = tableCheck(&fetchTable)
+	known["pull"] = tableCheck(&pullTable)
+	known["push"] = tableCheck(&pushTable)
+	known["ls-remote"] = tableCheck(&lsRemoteTable)
+	known["init"] = checkInit
+	known["bundle"] = checkBundle
+	known["commit"] = tableCheck(&commitTable)
+	known["archive"] = checkArchive
+	known["apply"] = checkApply
+	known["init-db"] = checkInit
+	known["config"] = checkConfig
+	known["help"] = checkHelp
+	known["bisect"] = checkBisect
+	known["submodule"] = checkSubmodule
+	known["maintenance"] = checkMaintenance
+	known["send-email"] = checkSendEmail
+	return known
 }
 
 // checkSubcommand applies the rules of subcommand sub, whose name is
@@ -126,7 +131,7 @@ func checkSubcommand(sub string, argv []string, i int, g globals, allow []string
 		return ruleHelp.Reject(base, args[0],
 			"%q after a subcommand opens the manual page with man, info or a browser", args[0])
 	}
-	chk, known := knownSubcommands[sub]
+	chk, known := knownSubcommands()[sub]
 	if !known && !slices.Contains(allow, sub) {
 		return ruleUnknownSub.Reject(i, argv[i],
 			"%q is not a subcommand this policy knows (it may be an alias from repository configuration); an operator can allowlist it",
