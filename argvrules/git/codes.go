@@ -21,6 +21,8 @@ var (
 	ruleInitAdopt = refusal.Rule{Code: "git.init-adopts-config", Phrase: "git repository configuration"}
 	// git.repository-config: the repository's configuration sets a program-valued key that cannot be pinned for the call (remote.<name>.uploadpack, diff.external, filter.<driver>.process, ...).
 	ruleRepoConfig = refusal.Rule{Code: "git.repository-config", Phrase: "git repository configuration"}
+	// git.repository-outside: the repository git would use (a -C, --git-dir, --work-tree or GIT_DIR value, a gitdir: file or commondir target) lies outside the working directory and the allowed directories the stage may read, so it is refused unread.
+	ruleRepoOutside = refusal.Rule{Code: "git.repository-outside", Phrase: "git repository configuration"}
 	// git.external-program: an option that names a program to run (grep -O, rebase -x, --upload-pack, --exec, ...).
 	ruleExternal = refusal.Rule{Code: "git.external-program", Phrase: "git external program"}
 	// git.remote-helper-url: an ext:: or fd:: transport URL, whose remote helper runs a program.
