@@ -1,6 +1,7 @@
 package git
 
 import (
+	"github.com/seed-b63acb1b/mcp-shell-server/argvrules/internal/fsview"
 	"regexp"
 	"slices"
 	"strings"
@@ -301,7 +302,7 @@ func checkPatchNames(res parseResult, args []string, base int, g globals) *refus
 	if redirect.Check(full) != nil && full != "." {
 		return nil // an output directory outside is refused by its own rule
 	}
-	f, err := g.dir.Root().Open(full)
+	f, err := fsview.OpenDir(g.dir.Root(), full)
 	if err != nil {
 		return nil
 	}

@@ -27,12 +27,14 @@ var (
 )
 
 // View is what a recognizer may look at: Dir, the call's pinned working
-// directory (nil: none), and Trees, absolute symlink-resolved directories
+// directory (nil: none); Trees, absolute symlink-resolved directories
 // outside it whose files the stage may read (the allowed directories the
-// stage's sandbox lets it read; nil: none).
+// stage's sandbox lets it read; nil: none); and Readable, whether the
+// stage may read any other absolute path (nil: none).
 type View struct {
-	Dir   *workdir.Dir
-	Trees []string
+	Dir      *workdir.Dir
+	Trees    []string
+	Readable func(path string) bool
 }
 
 // Visible reports whether the absolute, clean, physical path p lies in
@@ -50,6 +52,9 @@ func (v View) tree(p string) (string, bool) {
 	if t := workdir.Inside(p, v.Trees); t != "" {
 		return t, true
 	}
+	if v.Readable != nil && filepath.IsAbs(p) && v.Readable(p) {
+		return string(filepath.Separator), true
+	}
 	return "", false
 }
 
@@ -64,7 +69,7 @@ func (v View) root(p string) (*os.Root, string, func(), error) {
 	if err != nil {
 		return nil, "", nil, fmt.Errorf("%s: %w", p, ErrHidden)
 	}
-	if v.Dir != nil && t == v.Dir.Real() {
+	if v.Dir != nil && t == v.Dir.Real() && workdir.Within(filepath.Clean(p), t) {
 		return v.Dir.Root(), rel, func() {}, nil
 	}
 	r, err := os.OpenRoot(t)
@@ -172,6 +177,24 @@ func openKind(r *os.Root, name string, ok func(fs.FileMode) bool, kindErr error)
 	if !ok(fi.Mode()) {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", name, kindErr)
+	}
+	return f, nil
+}
+
+// OpenPath opens the regular file at the absolute path p, without a View:
+// for the operator's own files (~/.gitconfig), never one a request names.
+// Like OpenRegular it never blocks on a FIFO.
+func OpenPath(p string) (*os.File, error) {
+	if fi, err := os.Stat(p); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w", p, ErrNotRegular)
+	}
+	f, err := os.OpenFile(p, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", p, ErrNotRegular)
 	}
 	return f, nil
 }
