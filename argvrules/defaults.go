@@ -1,10 +1,10 @@
 package argvrules
 
 import (
-	"github.com/seed-b63acb1b/mcp-shell-server/argvrules/internal/fsview"
 	"path"
 	"strings"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/argvrules/internal/fsview"
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 )
 

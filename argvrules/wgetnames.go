@@ -3,10 +3,10 @@ package argvrules
 import (
 	"bufio"
 	"errors"
-	"github.com/seed-b63acb1b/mcp-shell-server/argvrules/internal/fsview"
 	"path"
 	"strings"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/argvrules/internal/fsview"
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 )
 

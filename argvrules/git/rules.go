@@ -1,11 +1,11 @@
 package git
 
 import (
-	"github.com/seed-b63acb1b/mcp-shell-server/argvrules/internal/fsview"
 	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/argvrules/internal/fsview"
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 )
