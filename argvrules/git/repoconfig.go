@@ -118,6 +118,7 @@ func checkRepoConfig(g globals, sub string, known bool) *refusal.Rejection {
 // alias is refused, since an alias chain from the user's own
 // configuration can reach it.
 func (l locator) checkAliases(file string, entries []configEntry, sub string, builtin bool) *refusal.Rejection {
+	var other string
 	for _, e := range entries {
 		if e.section != "alias" {
 			continue
@@ -130,10 +131,13 @@ func (l locator) checkAliases(file string, entries []configEntry, sub string, bu
 			return ruleRepoConfig.Reject(l.blame(), l.blameArg(),
 				"the repository configuration %s sets alias.%s, which git may run in place of the %q subcommand (a shell command or a git command line of the repository's choosing), so git is refused here; define aliases in your own configuration", file, name, sub)
 		}
-		if !builtin {
-			return ruleRepoConfig.Reject(l.blame(), l.blameArg(),
-				"the repository configuration %s sets alias.%s, and %q is not a git builtin, so git may expand aliases for it (an alias of your own configuration can lead to this one, which the repository chooses); git is refused here", file, name, sub)
+		if other == "" {
+			other = name
 		}
+	}
+	if other != "" && !builtin {
+		return ruleRepoConfig.Reject(l.blame(), l.blameArg(),
+			"the repository configuration %s sets alias.%s, and %q is not a git builtin, so git may expand aliases for it (an alias of your own configuration can lead to this one, which the repository chooses); git is refused here", file, other, sub)
 	}
 	return nil
 }
