@@ -101,3 +101,23 @@ func TestRepositoryFIFOs(t *testing.T) {
 		})
 	}
 }
+
+// TestAttackFIFORepository: with a FIFO in a repository's place the
+// recognizer answers at once, and the real git does not wait on it either
+// (read_gitfile_gently rejects a .git that is not a regular file: discovery
+// goes on upwards, an explicit --git-dir fails), so refusing loses no
+// working command.
+func TestAttackFIFORepository(t *testing.T) {
+	a := newAttackRepo(t)
+	mkfifo(t, filepath.Join(a.proj, "d/.git"))
+	mkfifo(t, filepath.Join(a.proj, "ff"))
+	d := pinned(t, a.proj)
+	for _, argv := range [][]string{{"git", "-C", "d", "status"}, {"git", "--git-dir=ff", "status"}} {
+		if got := verdict(t, argv, globals{dir: d, trees: []string{a.proj}}); got == nil {
+			t.Errorf("%q: allowed with a FIFO in the repository's place", argv)
+		}
+		if out := a.git(a.proj, argv[1:]...); a.ran() {
+			t.Errorf("%q: the real git ran the canary: %s", argv, out)
+		}
+	}
+}
