@@ -3,6 +3,7 @@ package argvrules
 import (
 	"path/filepath"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/argvrules/internal/fsview"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
@@ -21,6 +22,18 @@ type Context struct {
 	// probed through it. Nil when no call is in view (fuzzing, `check`
 	// without a directory): output paths then get the lexical rules only.
 	Dir *workdir.Dir
+	// ReadTrees are the directories outside Dir (absolute,
+	// symlink-resolved) whose files the stage may read: the allowed
+	// directories its sandbox lets it read. A recognizer may look at a
+	// file there to judge the call (git reads the repository a working
+	// directory below it belongs to); about a file anywhere else it
+	// learns nothing, so no verdict reveals what the sandbox hides. Nil:
+	// only Dir.
+	ReadTrees []string
+	// Readable reports whether the stage may read an absolute path
+	// outside Dir and ReadTrees (its Landlock Read and Write trees; every
+	// path when no sandbox confines it). Nil: none.
+	Readable func(path string) bool
 	// GitSubcommands are the extra git subcommands the operator admits
 	// (MCP_SHELL_GIT_ALLOW_SUBCOMMANDS); see package git.
 	GitSubcommands []string
@@ -92,6 +105,11 @@ func (p Program) names() []string {
 		out = append(out, filepath.Base(l))
 	}
 	return out
+}
+
+// view is what the recognizer may look at (package fsview).
+func (c Context) view() fsview.View {
+	return fsview.View{Dir: c.Dir, Trees: c.ReadTrees, Readable: c.Readable}
 }
 
 // getenv is ctx.Env or nothing.

@@ -1,6 +1,7 @@
 package argvrules
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/testcases"
@@ -9,7 +10,19 @@ import (
 // pinCtx is a Context on dir, pinned for the test's lifetime.
 func pinCtx(t testing.TB, dir string) Context {
 	t.Helper()
-	return Context{Dir: testcases.Pin(t, dir), Refused: testRefused}
+	return Context{Dir: testcases.Pin(t, dir), Refused: testRefused, Readable: testReadable}
+}
+
+// testReadable stands in for the stage's sandbox (package policy passes
+// its Landlock read trees): the system trees, never a temporary
+// directory, so a file another test directory holds counts as hidden.
+func testReadable(p string) bool {
+	for _, d := range []string{"/usr", "/etc", "/lib", "/lib64", "/opt"} {
+		if p == d || strings.HasPrefix(p, d+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // scratch is a Context on a new empty directory.

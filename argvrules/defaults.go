@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/argvrules/internal/fsview"
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 )
 
@@ -31,7 +32,7 @@ func defaultOutputs(ctx Context, family string, index int, arg, dir string, matc
 	if redirect.Check(full) != nil && full != "." {
 		return nil // the directory itself is judged by its own option
 	}
-	f, err := ctx.Dir.Root().Open(full)
+	f, err := fsview.OpenDir(ctx.Dir.Root(), full)
 	if err != nil {
 		return nil // missing: nothing planted yet
 	}

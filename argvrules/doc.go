@@ -15,7 +15,7 @@
 // pure functions of argv and Context: they never run anything, never create
 // or modify files, read the file system only through Context.Dir (output
 // paths, outputPath) or, for make's makefile check, by resolving named
-// paths component by component (physicalPath), and never panic on any
+// paths component by component (fsview.View.Walk), and never panic on any
 // input.
 //
 // The rule when dialects disagree or an abbreviation is ambiguous and one
@@ -112,7 +112,7 @@
 // itself (defaults.go: curl -O, wget's URL names, format-patch's patches,
 // split's chunks, npm pack, node_modules, cargo's target, file -C) are
 // contained too. make's makefile check resolves -f/-C/-I paths component
-// by component with Lstat and Readlink (physicalPath) the way the kernel
+// by component with Lstat and Readlink (fsview.View.Walk) the way the kernel
 // would, stopping at /dev, /proc and /sys.
 //
 // A program no family covers is allowed by name alone: it has no argv

@@ -4,7 +4,7 @@ import "github.com/seed-b63acb1b/mcp-shell-server/argvrules/git"
 
 // checkGit is the git family's recognizer: package git owns git's own
 // parse-options grammar; the operator's extra subcommands come through
-// Context.
+// Context, with the trees the stage may read and its environment.
 func checkGit(argv []string, ctx Context) *Rejection {
-	return git.Check(argv, ctx.Dir, ctx.GitSubcommands)
+	return git.CheckCall(argv, git.Call{Dir: ctx.Dir, Allow: ctx.GitSubcommands, Trees: ctx.ReadTrees, Env: ctx.Env})
 }

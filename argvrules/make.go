@@ -1,10 +1,12 @@
 package argvrules
 
 import (
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/argvrules/internal/fsview"
 )
 
 const riskMakeEval = "evaluates its value as makefile text, where $(shell ...) and recipes run commands"
@@ -167,7 +169,9 @@ func makeValueIsDir(ctx Context, value string) bool {
 		fi, err := ctx.Dir.Root().Stat(value)
 		return err == nil && fi.IsDir()
 	}
-	fi, err := os.Stat(value)
+	// Outside the working directory only where the stage may read: the
+	// verdict must not tell whether a path the sandbox hides exists.
+	fi, err := ctx.view().Stat(filepath.Clean(value))
 	return err == nil && fi.IsDir()
 }
 
@@ -193,8 +197,8 @@ func checkMake(argv []string, ctx Context) *Rejection {
 // GNU make 4.3/4.4 uses them: every -C applies in argv order (relative
 // ones to the previous directory) before any makefile is read, so a
 // relative -f FILE is opened in the last -C directory; -I directories are
-// searched for include files. Each is resolved physically (physicalPath)
-// from ctx.Dir, so ".." after a symlink and symlinks to /dev/stdin or
+// searched for include files. Each is resolved physically (fsview.View.Walk)
+// from ctx.Dir, looking only where the stage may read, so ".." after a symlink and symlinks to /dev/stdin or
 // /proc/self/fd/0 count as the kernel would count them.
 func makeFiles(argv []string, ctx Context) *Rejection {
 	p := makeTable.Parse(argv, 1, permute)
@@ -204,7 +208,7 @@ func makeFiles(argv []string, ctx Context) *Rejection {
 		if ev.Kind != optionEvent || !ev.HasValue || ev.Opt.Short != 'C' {
 			continue
 		}
-		if r := makePath(ev, dir, "directory"); r != nil {
+		if r := makePath(ctx, ev, dir, "directory"); r != nil {
 			return r
 		}
 		if filepath.IsAbs(ev.Value) {
@@ -221,12 +225,12 @@ func makeFiles(argv []string, ctx Context) *Rejection {
 		var r *Rejection
 		switch {
 		case ev.Opt.Short == 'f' || ev.Opt.Key == "f":
-			r = makePath(ev, dir, "makefile")
+			r = makePath(ctx, ev, dir, "makefile")
 		case ev.Opt.Short == 'I':
 			// Judged from both the starting and the final directory:
 			// which one make searches a relative -I from is not relied on.
-			if r = makePath(ev, ctx.dirPath(), "include directory"); r == nil {
-				r = makePath(ev, dir, "include directory")
+			if r = makePath(ctx, ev, ctx.dirPath(), "include directory"); r == nil {
+				r = makePath(ctx, ev, dir, "include directory")
 			}
 		}
 		if r != nil {
@@ -239,7 +243,7 @@ func makeFiles(argv []string, ctx Context) *Rejection {
 // makePath judges one path value: what ("makefile", "directory",
 // "include directory") says how make uses it, base is the directory a
 // relative value is opened from ("" when unknown).
-func makePath(ev *event, base, what string) *Rejection {
+func makePath(ctx Context, ev *event, base, what string) *Rejection {
 	v := ev.Value
 	word := ev.Word
 	if ev.ValueIndex != ev.Index {
@@ -260,15 +264,18 @@ func makePath(ev *event, base, what string) *Rejection {
 	if !filepath.IsAbs(v) && base == "" {
 		return refuse("a relative path, which cannot be resolved because the working directory is unknown")
 	}
-	resolved, exists, pseudo, err := physicalPath(base, v)
+	res, err := ctx.view().Walk(base, v)
+	resolved, exists, pseudo := res.Path, res.Exists, res.Pseudo
 	switch {
+	case errors.Is(err, fsview.ErrHidden):
+		return refuse("which leads through %q, outside what the stage may read, so where it resolves is not looked at", resolved)
 	case err != nil:
 		return refuse("whose resolution cannot be decided (%v), so it may lead to standard input or a device", err)
 	case pseudo && what == "makefile":
 		return refuse("which resolves to %q under /dev, /proc or /sys: standard input, a device or a file descriptor, text the request can supply", resolved)
 	case pseudo:
 		return refuse("which resolves to %q under /dev, /proc or /sys, where a makefile or include name reaches standard input, a device or a file descriptor", resolved)
-	case what == "makefile" && exists && !isRegular(resolved):
+	case what == "makefile" && exists && !isRegular(ctx, resolved):
 		return refuse("which resolves to %q, not a regular file (a FIFO, socket or device can carry text the request supplies)", resolved)
 	}
 	return nil
@@ -277,7 +284,7 @@ func makePath(ev *event, base, what string) *Rejection {
 // isRegular reports whether p (already resolved) is a regular file or a
 // directory, the only kinds make can read a makefile from without a
 // writer on the other end (a directory fails with an error).
-func isRegular(p string) bool {
-	fi, err := os.Stat(p)
+func isRegular(ctx Context, p string) bool {
+	fi, err := ctx.view().Stat(p)
 	return err == nil && (fi.Mode().IsRegular() || fi.IsDir())
 }

@@ -2,9 +2,11 @@ package argvrules
 
 import (
 	"bufio"
+	"errors"
 	"path"
 	"strings"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/argvrules/internal/fsview"
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 )
 
@@ -159,8 +161,11 @@ func wgetInputURLs(ctx Context, n wgetNaming, argv []string) ([]curlArg, *Reject
 	if ctx.Dir == nil || redirect.Check(n.input) != nil {
 		return nil, refuse("reads the URLs from a file outside the working directory")
 	}
-	f, err := ctx.Dir.Root().Open(n.input)
-	if err != nil {
+	f, err := fsview.OpenRegular(ctx.Dir.Root(), n.input)
+	switch {
+	case errors.Is(err, fsview.ErrNotRegular):
+		return nil, refuse("is not a regular file (a FIFO or device can carry URLs this check cannot read first)")
+	case err != nil:
 		return nil, nil // wget fails too
 	}
 	defer f.Close()

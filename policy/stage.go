@@ -8,6 +8,7 @@ import (
 	"github.com/seed-b63acb1b/mcp-shell-server/plan"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
+	"github.com/seed-b63acb1b/mcp-shell-server/workdir"
 )
 
 // stage judges one stage's argv (redirections removed) and returns its
@@ -117,6 +118,8 @@ func (p *Policy) stageEnv(st plan.Stage, fam *argvrules.Family, c callContext) (
 func (p *Policy) recognizerContext(c callContext, st plan.Stage, sel argvrules.Selection) argvrules.Context {
 	return argvrules.Context{
 		Dir:            c.dir,
+		ReadTrees:      readTrees(p.cfg.AllowedDirs, st.Confinement),
+		Readable:       readable(st.Confinement),
 		GitSubcommands: p.cfg.GitSubcommands,
 		Program:        argvrules.Program{Path: st.Program.Found, Links: st.Program.Links},
 		Env:            func(name string) (string, bool) { return childenv.Lookup(st.Env, name) },
@@ -124,6 +127,30 @@ func (p *Policy) recognizerContext(c callContext, st plan.Stage, sel argvrules.S
 		Judges:         sel.Judges,
 		Dialect:        sel.Dialect,
 	}
+}
+
+// readTrees are the allowed directories the stage may read: all of them
+// unless Landlock confines it to its Read and Write trees.
+func readTrees(allowed []string, c plan.Confinement) []string {
+	if c.Mode != sandbox.ModeLandlock {
+		return allowed
+	}
+	var out []string
+	for _, d := range allowed {
+		if workdir.Inside(d, c.Read) != "" || workdir.Inside(d, c.Write) != "" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// readable is whether the stage may read a path: beneath its Landlock
+// Read and Write trees, or anywhere when Landlock does not confine it.
+func readable(c plan.Confinement) func(string) bool {
+	if c.Mode != sandbox.ModeLandlock {
+		return func(string) bool { return true }
+	}
+	return func(p string) bool { return workdir.Inside(p, c.Read) != "" || workdir.Inside(p, c.Write) != "" }
 }
 
 // recognize runs the recognizers on argv; offsets map a refusal's index

@@ -2,6 +2,7 @@ package git
 
 import (
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -59,7 +60,8 @@ var pinnedConfig = [][2]string{
 // git child process of a call running in dir (absolute, symlink-resolved),
 // where allowed are the allowed directories: GIT_CONFIG_COUNT,
 // GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n pinning the settings in
-// pinnedConfig and the safe.directory list of safeDirectories, plus
+// pinnedConfig and the safe.directory list of safeDirectories,
+// GIT_CEILING_DIRECTORIES (ceilings), plus
 // GIT_TERMINAL_PROMPT=0 (no credential prompts), GIT_PAGER=cat and
 // PAGER=cat, GIT_ALLOW_PROTOCOL (only file, git, http, https and ssh
 // transports, so no remote helper such as ext:: or fd:: runs) and an empty
@@ -77,6 +79,9 @@ func ChildConfig(dir string, allowed []string) []string {
 		n := strconv.Itoa(i)
 		env = append(env, "GIT_CONFIG_KEY_"+n+"="+kv[0], "GIT_CONFIG_VALUE_"+n+"="+kv[1])
 	}
+	if c := ceilings(allowed); c != "" {
+		env = append(env, "GIT_CEILING_DIRECTORIES="+c)
+	}
 	return append(env,
 		"GIT_TERMINAL_PROMPT=0",
 		"GIT_PAGER=cat",
@@ -84,6 +89,25 @@ func ChildConfig(dir string, allowed []string) []string {
 		"GIT_ALLOW_PROTOCOL=file:git:http:https:ssh",
 		"GIT_PROXY_COMMAND=",
 	)
+}
+
+// ceilings is the GIT_CEILING_DIRECTORIES value of a call: the parent of
+// every allowed directory that is not itself inside one. git does not
+// look for a repository in a ceiling directory or above it while
+// discovering one from the working directory (git(1)
+// GIT_CEILING_DIRECTORIES; setup.c setup_git_directory_gently_1 stops at
+// longest_ancestor_length, the ceiling itself excluded), so git uses a
+// repository inside the allowed directories or none, exactly where the
+// recognizer's repository check may look (checkRepoConfig): a repository
+// above them is neither read by the check nor used by git.
+func ceilings(allowed []string) string {
+	var out []string
+	for _, a := range allowed {
+		if p := filepath.Dir(a); p != a && workdir.Inside(p, allowed) == "" && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, string(filepath.ListSeparator))
 }
 
 // safeDirectories is the safe.directory list of a call in dir: the

@@ -19,8 +19,10 @@ var (
 	ruleConfigWrite = refusal.Rule{Code: "git.config-write", Phrase: "git config"}
 	// git.init-adopts-config: git init or clone --separate-git-dir would turn a directory that already holds a "config" file into a repository, keeping that configuration.
 	ruleInitAdopt = refusal.Rule{Code: "git.init-adopts-config", Phrase: "git repository configuration"}
-	// git.repository-config: the repository's configuration sets a program-valued key that cannot be pinned for the call (remote.<name>.uploadpack, diff.external, filter.<driver>.process, ...).
+	// git.repository-config: the repository's configuration sets a program-valued key that cannot be pinned for the call (remote.<name>.uploadpack, diff.external, filter.<driver>.process, ...) or an alias the call may run, or a file git reads to find the repository is a FIFO, device or oversized file.
 	ruleRepoConfig = refusal.Rule{Code: "git.repository-config", Phrase: "git repository configuration"}
+	// git.repository-outside: the repository git would use (a -C, --git-dir, --work-tree or GIT_DIR value, a gitdir: file or commondir target) lies outside the working directory and the allowed directories the stage may read, so it is refused unread.
+	ruleRepoOutside = refusal.Rule{Code: "git.repository-outside", Phrase: "git repository configuration"}
 	// git.external-program: an option that names a program to run (grep -O, rebase -x, --upload-pack, --exec, ...).
 	ruleExternal = refusal.Rule{Code: "git.external-program", Phrase: "git external program"}
 	// git.remote-helper-url: an ext:: or fd:: transport URL, whose remote helper runs a program.

@@ -20,18 +20,27 @@
 // credential helpers, ...), and every subcommand this package does not know,
 // unless an operator allowlists it with Options.AllowSubcommands.
 //
+// The repository git would use is found as git finds it (every -C in
+// turn, --git-dir, GIT_DIR, gitdir: files, the common directory) and its
+// configuration is refused when it sets a program-valued key that cannot
+// be pinned or an alias the call may run; a repository outside the
+// working directory and the allowed directories the stage may read is
+// refused unread (package argvrules/internal/fsview: every file read to
+// judge a call is opened without blocking, regular files only, bounded).
+//
 // What is not claimed: configuration-driven helpers read from the
-// repository (hooks, textconv, filters, merge drivers, aliases of unknown
-// names, credential helpers, ...). ChildConfig returns the environment that
+// repository that ChildConfig pins (hooks, pagers, editors, credential
+// helpers, ...). ChildConfig returns the environment that
 // pins the ones git lets a caller pin; SECURITY-git.md lists the rest. It
 // also carries the call's safe.directory list: repositories another user
 // owns (a host bind mount in a container) open inside the allowed
 // directories and nowhere else.
 //
 // Check never runs anything, never modifies the file system and never
-// panics; it reads the file system only to probe output paths under the
-// call's pinned directory, with redirect.ProbeWrite, the check every family
-// and every ">" target gets (so a symlink inside the directory cannot carry
+// panics; it reads the file system only to find and read the repository's
+// configuration (above) and to probe output paths under the call's pinned
+// directory, with redirect.ProbeWrite, the check every family and every
+// ">" target gets (so a symlink inside the directory cannot carry
 // --output outside). Its reason codes are in codes.go. Package argvrules
 // registers it as the git family.
 package git

@@ -23,6 +23,28 @@ func Check(argv []string, dir *workdir.Dir, allow []string) *refusal.Rejection {
 	return check(argv, globals{dir: dir}, allow)
 }
 
+// Call is what CheckCall knows of the call besides argv.
+type Call struct {
+	// Dir is the call's pinned working directory (nil: lexical rules only).
+	Dir *workdir.Dir
+	// Allow are the operator's extra subcommands (see Check).
+	Allow []string
+	// Trees are the directories outside Dir (absolute, symlink-resolved)
+	// whose files the stage may read: a repository git would use there is
+	// read to judge the call; one anywhere else is refused unread.
+	Trees []string
+	// Env looks a variable up in the stage's environment (GIT_DIR,
+	// GIT_WORK_TREE, GIT_COMMON_DIR); nil is an empty one.
+	Env func(name string) (string, bool)
+}
+
+// CheckCall is Check with the rest of the call in view: the repository
+// git would use is found the way git finds it from the stage's directory,
+// options and environment.
+func CheckCall(argv []string, c Call) *refusal.Rejection {
+	return check(argv, globals{dir: c.Dir, trees: c.Trees, env: c.Env}, c.Allow)
+}
+
 // globals is what the global options said that subcommand rules need.
 type globals struct {
 	// cdirs are the -C values in order: git chdirs into each while parsing
@@ -37,10 +59,25 @@ type globals struct {
 	bare   bool
 	any    bool         // at least one global option preceded the subcommand
 	dir    *workdir.Dir // the call's working directory (nil: unknown)
+	// order are the -C, --git-dir and --work-tree values as given.
+	order []dirOption
+	// trees and env are Call's Trees and Env.
+	trees []string
+	env   func(string) (string, bool)
 }
 
-// addDir records the value of a directory-selecting global option.
-func (g *globals) addDir(opt, val string) {
+// dirOption is one -C, --git-dir or --work-tree value and its argv index.
+type dirOption struct {
+	opt, val string
+	index    int
+}
+
+// addDir records the value of a directory-selecting global option at
+// argv index i.
+func (g *globals) addDir(opt, val string, i int) {
+	if opt == "-C" || opt == "--git-dir" || opt == "--work-tree" {
+		g.order = append(g.order, dirOption{opt, val, i})
+	}
 	switch opt {
 	case "-C":
 		g.cdirs = append(g.cdirs, val)
@@ -76,7 +113,7 @@ func check(argv []string, g0 globals, allow []string) *refusal.Rejection {
 	if rej != nil || i < 0 {
 		return rej
 	}
-	g.dir = g0.dir
+	g.dir, g.trees, g.env = g0.dir, g0.trees, g0.env
 	if i >= len(argv) {
 		return nil // bare "git" prints usage
 	}
@@ -127,7 +164,7 @@ func parseGlobals(argv []string) (globals, int, *refusal.Rejection) {
 				return g, -1, nil // usage error
 			}
 			i++
-			g.addDir(a, argv[i])
+			g.addDir(a, argv[i], i)
 			continue
 		}
 		if strings.HasPrefix(a, "-c") || strings.HasPrefix(a, "--config-env=") {
@@ -144,7 +181,7 @@ func parseGlobals(argv []string) (globals, int, *refusal.Rejection) {
 		if name, val, ok := strings.Cut(a, "="); ok {
 			switch name {
 			case "--git-dir", "--work-tree":
-				g.addDir(name, val)
+				g.addDir(name, val, i)
 				g.any = true
 				if name == "--git-dir" {
 					g.gitDir = val

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/argvrules/internal/fsview"
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/lazyre"
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
 	"github.com/seed-b63acb1b/mcp-shell-server/refusal"
@@ -302,7 +303,7 @@ func checkPatchNames(res parseResult, args []string, base int, g globals) *refus
 	if redirect.Check(full) != nil && full != "." {
 		return nil // an output directory outside is refused by its own rule
 	}
-	f, err := g.dir.Root().Open(full)
+	f, err := fsview.OpenDir(g.dir.Root(), full)
 	if err != nil {
 		return nil
 	}

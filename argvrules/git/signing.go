@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/argvrules/internal/fsview"
 )
 
 // signingKeys name the files git's signing reads (git-config(1):
@@ -78,7 +80,7 @@ func signingPaths(v, home string) []string {
 // armour: "-----BEGIN ... PRIVATE KEY-----"), or cannot be read to tell.
 // A missing file is no key: the sandbox skips it.
 func privateKey(file string) bool {
-	f, err := os.Open(file)
+	f, err := fsview.OpenPath(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false
 	}
@@ -97,7 +99,7 @@ func privateKey(file string) bool {
 // syntax for plain assignments ([section "sub"], name = value, quotes,
 // comments). A missing or unreadable file has none.
 func configValues(file string, keys []string) []string {
-	f, err := os.Open(file)
+	f, err := fsview.OpenPath(file)
 	if err != nil {
 		return nil
 	}

@@ -146,7 +146,7 @@ func checkSubcommand(sub string, argv []string, i int, g globals, allow []string
 	if rej := checkOutputWords(args, base, g); rej != nil {
 		return rej
 	}
-	return checkRepoConfig(g)
+	return checkRepoConfig(g, sub, known)
 }
 
 // tableCheck returns a check that parses the arguments with table t,
