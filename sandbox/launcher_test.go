@@ -11,11 +11,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/plan"
 )
 
 // fixture is a working directory (writable under the sandbox), a private
@@ -234,6 +239,32 @@ func TestLandlockNetwork(t *testing.T) {
 		o := family.run(t, "git", "clone", "-q", url, "clone2")
 		if err := <-accepted; err != nil {
 			t.Errorf("no connection arrived (%v): %v", err, o)
+		}
+	})
+	// A network stage's own program makes the raw socket(AF_UNIX) +
+	// connect (curl --unix-socket, which the policy refuses; the kernel
+	// must too): below ABI 9 nothing would limit which pathname socket
+	// it reached (ssh-agent, gpg-agent, the session bus).
+	t.Run("family: curl cannot reach a pathname UNIX socket", func(t *testing.T) {
+		requirePrograms(t, "curl")
+		sock := filepath.Join(f.outside, "agent.sock")
+		uln, err := net.Listen("unix", sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer uln.Close()
+		reached := make(chan bool, 1)
+		go func() {
+			c, err := uln.Accept()
+			if err == nil {
+				c.Close()
+			}
+			reached <- err == nil
+		}()
+		o := family.run(t, "curl", "-sS", "--max-time", "5", "--unix-socket", sock, "http://agent/")
+		uln.Close() // ends the Accept of a socket nothing reached
+		if <-reached || o.exit == 0 {
+			t.Errorf("a network stage connected to a UNIX socket outside: %v", o)
 		}
 	})
 	t.Run("family: python3 denied", func(t *testing.T) {
@@ -460,5 +491,54 @@ func TestMethod(t *testing.T) {
 	}
 	if got := newLauncher(t, Config{}).Method(); got != "direct" {
 		t.Errorf("mode off: Method = %q, want direct", got)
+	}
+}
+
+// TestUnixSocketsFollowAgents: below ABI 9 a stage gets socket(AF_UNIX)
+// only for its family's agents, never because it has the network; from
+// ABI 9 Landlock decides the path, and a network stage is granted no
+// pathname socket the agents do not name.
+func TestUnixSocketsFollowAgents(t *testing.T) {
+	agent := "/run/user/1000/gnupg/S.gpg-agent"
+	for _, tc := range []struct {
+		name     string
+		abi      int
+		conf     plan.Confinement
+		wantUnix bool
+	}{
+		{"leaf, ABI 7", 7, plan.Confinement{}, false},
+		{"network, ABI 7", 7, plan.Confinement{Network: true}, false},
+		{"network and agents, ABI 7", 7, plan.Confinement{Network: true, Sockets: []string{agent}}, true},
+		{"agents, ABI 7", 7, plan.Confinement{Sockets: []string{agent}}, true},
+		{"network, ABI 9", 9, plan.Confinement{Network: true}, true},
+		{"leaf, ABI 9", 9, plan.Confinement{}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := &Launcher{Rules: &Rules{mode: ModeLandlock, abi: tc.abi}, filter: true}
+			tc.conf.Mode = ModeLandlock
+			a, err := l.applied(tc.conf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.filter == nil || a.filter.unixSockets != tc.wantUnix {
+				t.Errorf("filter %+v, want unixSockets %v", a.filter, tc.wantUnix)
+			}
+			if a.filter.network != tc.conf.Network {
+				t.Errorf("filter %+v, want network %v", a.filter, tc.conf.Network)
+			}
+			var resolve []string
+			for _, g := range a.policy.grants() {
+				if g.access&ll.AccessFSResolveUnix != 0 {
+					resolve = append(resolve, g.path)
+				}
+			}
+			var want []string
+			if tc.abi >= 9 && len(tc.conf.Sockets) > 0 {
+				want = []string{filepath.Dir(agent)}
+			}
+			if !slices.Equal(resolve, want) {
+				t.Errorf("pathname socket grants %q, want %q", resolve, want)
+			}
+		})
 	}
 }

@@ -222,9 +222,7 @@ func (r *Rules) Stage(req StageRequest) (plan.Confinement, []string) {
 		c.Read = append(slices.Clip(c.Read), reads...)
 	}
 	c.Network, c.NetworkReason = network(r.cfg.Network, req.Family, req.Subcommands)
-	if !c.Network {
-		c.Sockets, c.AgentsReason = agents(req.Family, req.Env, home, req.Subcommands)
-	}
+	c.Sockets, c.AgentsReason = agents(req.Family, req.Env, home, req.Subcommands)
 	return c, add
 }
 
@@ -506,7 +504,10 @@ func homeReads(fams []*argvrules.Family, home string) []string {
 // may connect to, and why: "~/" beneath home, "{uid}" this user's id,
 // "$NAME" from env; missing ones are left out.
 func agents(fam *argvrules.Family, env []string, home string, subcommands []string) ([]string, string) {
-	if fam == nil || !slices.ContainsFunc(subcommands, func(s string) bool { return slices.Contains(fam.Agents.Subcommands, s) }) {
+	if fam == nil || len(fam.Agents.Sockets) == 0 {
+		return nil, ""
+	}
+	if fam.Agents.Subcommands != nil && !slices.ContainsFunc(subcommands, func(s string) bool { return slices.Contains(fam.Agents.Subcommands, s) }) {
 		return nil, ""
 	}
 	var out []string
