@@ -2,8 +2,18 @@ package sandbox
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 )
 
 // A configDialect is the syntax of a credential-bearing configuration
@@ -142,4 +152,216 @@ func isCredentialKey(d configDialect, key string) bool {
 	}
 	k := strings.ReplaceAll(strings.ToLower(key), "-", "_")
 	return credentialKeys[d][k]
+}
+
+// A configCopy is how a family that is not granted its credential-bearing
+// configuration still gets its settings: a copy without the credentials
+// (sanitize) in the call's private directory, and the variable that
+// points the program at it instead of the file beneath HOME.
+type configCopy struct {
+	// sources are beneath HOME, in the order the program reads them
+	// (a later file's settings win).
+	sources []string
+	name    string // the copy's file name
+	env     string
+	dialect configDialect
+}
+
+// configCopies are keyed by the HomeConfig entry they replace. npm 9–11
+// reads the user config from npm_config_userconfig (@npmcli/config
+// definitions "userconfig"), and pnpm and yarn 1 read ~/.npmrc through
+// the same variable; pip reads PIP_CONFIG_FILE instead of the user's
+// files when it exists (pip/_internal/configuration.py
+// _iter_config_files: legacy ~/.pip/pip.conf, then
+// ~/.config/pip/pip.conf).
+var configCopies = map[string]configCopy{
+	".npmrc":      {sources: []string{".npmrc"}, name: "npmrc", env: "npm_config_userconfig", dialect: dialectNpmrc},
+	".pip":        pipCopy,
+	".config/pip": pipCopy,
+}
+
+var pipCopy = configCopy{sources: []string{".pip/pip.conf", ".config/pip/pip.conf"}, name: "pip.conf", env: "PIP_CONFIG_FILE", dialect: dialectPip}
+
+// grantedIfClean are the credential-bearing entries no variable can
+// replace (yarn 1 and berry look for their rc by name; pnpm's rc lives
+// in its config directory): granted as they are when the file holds no
+// credential, withheld otherwise.
+var grantedIfClean = map[string]struct {
+	file    string
+	dialect configDialect
+}{
+	".yarnrc":      {".yarnrc", dialectYarn},
+	".yarnrc.yml":  {".yarnrc.yml", dialectYarn},
+	".config/pnpm": {".config/pnpm/rc", dialectNpmrc},
+}
+
+// maxConfigBytes bounds the configuration read for a copy: rc files are
+// a few lines; a larger one is cut there.
+const maxConfigBytes = 1 << 20
+
+// CredentialFamilies are the families Config.Credentials may name: those
+// reading a credential-bearing configuration beneath HOME.
+func CredentialFamilies() []string {
+	var out []string
+	for _, fam := range argvrules.All() {
+		if slices.ContainsFunc(fam.HomeConfig, func(rel string) bool { return credentialConfig[rel] }) {
+			out = append(out, fam.Name)
+		}
+	}
+	return out
+}
+
+// credentialsGranted reports whether fam's stages read the user's real
+// credential-bearing configuration.
+func (r *Rules) credentialsGranted(fam *argvrules.Family) bool {
+	return fam != nil && (slices.Contains(r.cfg.Credentials, CredentialsAll) || slices.Contains(r.cfg.Credentials, fam.Name))
+}
+
+// withheldConfig returns the entries of fam's HomeConfig beneath home
+// that the stage may still read as they are (grantedIfClean without a
+// credential), and the environment entries pointing the program at the
+// copies it writes into dir (configCopies) for the others. With dir ""
+// or a variable env already names (the operator's own), no copy.
+func withheldConfig(fam *argvrules.Family, home, dir string, env []string) (reads, add []string) {
+	done := map[string]bool{}
+	for _, rel := range fam.HomeConfig {
+		if g, ok := grantedIfClean[rel]; ok {
+			if b, err := readConfig(filepath.Join(home, g.file)); errors.Is(err, fs.ErrNotExist) || err == nil && !holdsCredential(g.dialect, b) {
+				reads = append(reads, filepath.Join(home, rel))
+			}
+			continue
+		}
+		cp, ok := configCopies[rel]
+		if _, named := childenv.Lookup(env, cp.env); !ok || named || dir == "" || done[cp.env] {
+			continue
+		}
+		done[cp.env] = true
+		if path, ok := writeCopy(cp, home, dir); ok {
+			add = append(add, cp.env+"="+path)
+		}
+	}
+	return reads, add
+}
+
+// writeCopy writes cp's sanitized sources into dir (mode 0600) and
+// returns its path; none when no source exists or the copy cannot be
+// written (the program then reads no user configuration).
+func writeCopy(cp configCopy, home, dir string) (string, bool) {
+	var merged []byte
+	found := false
+	for _, rel := range cp.sources {
+		b, err := readConfig(filepath.Join(home, rel))
+		if err != nil {
+			continue
+		}
+		found = true
+		merged = mergeConfig(cp.dialect, merged, sanitize(cp.dialect, b))
+	}
+	if !found {
+		return "", false
+	}
+	sub := filepath.Join(dir, ".config-copies")
+	if err := os.Mkdir(sub, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return "", false
+	}
+	path := filepath.Join(sub, cp.name)
+	if err := os.WriteFile(path, merged, 0o600); err != nil {
+		return "", false
+	}
+	return path, true
+}
+
+func readConfig(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fs.ErrInvalid
+	}
+	return io.ReadAll(io.LimitReader(f, maxConfigBytes))
+}
+
+// mergeConfig appends b's settings to a's. An npmrc is one file; pip's
+// two files become one configparser file whose sections must not repeat
+// (strict parsing refuses duplicates), so b's sections follow under a
+// fresh header only where a lacks them, and a key b sets again replaces
+// a's.
+func mergeConfig(d configDialect, a, b []byte) []byte {
+	if len(a) == 0 || d != dialectPip {
+		return append(a, b...)
+	}
+	sa, sb := pipSections(a), pipSections(b)
+	for _, name := range sb.order {
+		for _, k := range sb.keys[name] {
+			sa.set(name, k, sb.lines[name][k])
+		}
+	}
+	return sa.bytes()
+}
+
+// pipConfig is a configparser file as sections of keyed line groups (a
+// key's line and its continuations; comments travel with the next key).
+type pipConfig struct {
+	order []string
+	keys  map[string][]string
+	lines map[string]map[string]string
+}
+
+func pipSections(b []byte) *pipConfig {
+	c := &pipConfig{keys: map[string][]string{}, lines: map[string]map[string]string{}}
+	section, key, pending := "", "", ""
+	for line := range bytes.Lines(b) {
+		text := string(line)
+		if !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		trimmed := strings.TrimSpace(text)
+		switch {
+		case trimmed == "" || isComment(trimmed):
+			pending += text
+		case text[0] == ' ' || text[0] == '\t':
+			if key != "" {
+				c.lines[section][key] += pending + text
+				pending = ""
+			}
+		case strings.HasPrefix(trimmed, "["):
+			section, key = strings.ToLower(strings.Trim(trimmed, "[] \t")), ""
+			c.section(section)
+		default:
+			key = strings.ReplaceAll(strings.ToLower(configKey(dialectPip, trimmed)), "_", "-")
+			c.set(section, key, pending+text)
+			pending = ""
+		}
+	}
+	return c
+}
+
+func (c *pipConfig) section(name string) {
+	if _, ok := c.lines[name]; !ok {
+		c.order = append(c.order, name)
+		c.lines[name] = map[string]string{}
+	}
+}
+
+func (c *pipConfig) set(section, key, text string) {
+	c.section(section)
+	if _, ok := c.lines[section][key]; !ok {
+		c.keys[section] = append(c.keys[section], key)
+	}
+	c.lines[section][key] = text
+}
+
+func (c *pipConfig) bytes() []byte {
+	var out bytes.Buffer
+	for _, name := range c.order {
+		if name != "" {
+			fmt.Fprintf(&out, "[%s]\n", name)
+		}
+		for _, k := range c.keys[name] {
+			out.WriteString(c.lines[name][k])
+		}
+	}
+	return out.Bytes()
 }
