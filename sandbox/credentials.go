@@ -195,6 +195,9 @@ var grantedIfClean = map[string]struct {
 	".config/pnpm": {".config/pnpm/rc", dialectNpmrc},
 }
 
+// copiesDir holds the copies beneath the call's private directory.
+const copiesDir = ".config-copies"
+
 // maxConfigBytes bounds the configuration read for a copy: rc files are
 // a few lines; a larger one is cut there.
 const maxConfigBytes = 1 << 20
@@ -260,7 +263,7 @@ func writeCopy(cp configCopy, home, dir string) (string, bool) {
 	if !found {
 		return "", false
 	}
-	sub := filepath.Join(dir, ".config-copies")
+	sub := filepath.Join(dir, copiesDir)
 	if err := os.Mkdir(sub, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return "", false
 	}

@@ -7,9 +7,12 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 )
 
 // TestCredentialConfigWithheld: an npm stage cannot read the user's
@@ -45,7 +48,7 @@ func TestCredentialConfigWithheld(t *testing.T) {
 				if strings.Contains(read.stdout, "NPMSECRET") {
 					t.Errorf("npm's script read the real ~/.npmrc: %v", read)
 				}
-				copyPath, _ := envValue(st.Env, "npm_config_userconfig")
+				copyPath, _ := childenv.Lookup(st.Env, "npm_config_userconfig")
 				b, err := os.ReadFile(copyPath)
 				if err != nil || strings.Contains(string(b), "NPMSECRET") || !strings.Contains(string(b), "registry=http://127.0.0.1:9/npm/") {
 					t.Errorf("the copy %q: %q, %v", copyPath, b, err)
@@ -57,7 +60,7 @@ func TestCredentialConfigWithheld(t *testing.T) {
 				if !strings.Contains(read.stdout, "NPMSECRET") {
 					t.Errorf("granted, the npm stage cannot read ~/.npmrc: %v", read)
 				}
-				if v, ok := envValue(st.Env, "npm_config_userconfig"); ok {
+				if v, ok := childenv.Lookup(st.Env, "npm_config_userconfig"); ok {
 					t.Errorf("granted, npm is still pointed at a copy: %s", v)
 				}
 			}
@@ -127,17 +130,41 @@ func TestAttackNpmScriptSendsToken(t *testing.T) {
 	}
 }
 
-func envValue(env []string, name string) (string, bool) {
-	for i := len(env) - 1; i >= 0; i-- {
-		if k, v, ok := strings.Cut(env[i], "="); ok && k == name {
-			return v, true
-		}
-	}
-	return "", false
-}
-
 // jsString quotes s for JSON and JavaScript alike.
 func jsString(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
 	return `"` + r.Replace(s) + `"`
+}
+
+// TestPipConfigWithheld: a pip stage reads its settings from a copy of
+// both user files, the index kept and its password gone, and cannot read
+// ~/.config/pip/pip.conf itself (setup.py and build backends run in the
+// stage).
+func TestPipConfigWithheld(t *testing.T) {
+	requireLandlock(t)
+	requirePrograms(t, "pip")
+	work, home := t.TempDir(), t.TempDir()
+	for _, d := range []string{".pip", ".config/pip"} {
+		if err := os.MkdirAll(filepath.Join(home, d), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFile(t, filepath.Join(home, ".pip", "pip.conf"), "[global]\ntimeout = 7\nindex-url = https://old.example/simple\n", 0o600)
+	conf := filepath.Join(home, ".config", "pip", "pip.conf")
+	writeFile(t, conf, "[global]\nindex-url = https://user:PIPSECRET@pypi.example.com/simple\n[install]\nclient-cert = /k/c.pem\n", 0o600)
+	l := newLauncher(t, Config{Mode: ModeAuto, WriteDirs: []string{work}, Limits: DefaultLimits()})
+	c := call{l: l, dir: work, env: []string{testPath, "HOME=" + home}, temp: t.TempDir()}
+	o := c.run(t, "pip", "config", "list")
+	for _, want := range []string{"global.index-url='https://pypi.example.com/simple'\n", "global.timeout='7'\n"} {
+		if o.exit != 0 || !strings.Contains(o.stdout, want) {
+			t.Errorf("pip config list: %v, want %q", o, want)
+		}
+	}
+	if strings.Contains(o.stdout, "PIPSECRET") || strings.Contains(o.stdout, "client-cert") {
+		t.Errorf("pip sees a credential: %v", o)
+	}
+	st := stageIn(t, l.Rules, work, c.temp, c.env, nil, "pip", "install", "x")
+	if slices.Contains(st.Confinement.Read, filepath.Join(home, ".config/pip")) {
+		t.Errorf("the pip stage may read %s: %q", conf, st.Confinement.Read)
+	}
 }

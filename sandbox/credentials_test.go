@@ -3,6 +3,8 @@ package sandbox
 import (
 	"strings"
 	"testing"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/plan"
 )
 
 // TestSanitize: every credential npm, pip or yarn reads from a user's
@@ -83,4 +85,51 @@ func FuzzSanitize(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestMergePipConfig: pip's two user files become one configparser file
+// with no repeated section or key, the later file's value winning.
+func TestMergePipConfig(t *testing.T) {
+	legacy := "[global]\ntimeout = 7\n# the old index\nindex-url = https://old.example/simple\n[install]\nno-binary = :all:\n"
+	current := "[global]\nindex_url = https://new.example/simple\nextra-index-url =\n  https://x.example/simple\n[list]\nformat = json\n"
+	got := string(mergeConfig(dialectPip, []byte(legacy), []byte(current)))
+	want := "[global]\ntimeout = 7\nindex_url = https://new.example/simple\nextra-index-url =\n  https://x.example/simple\n[install]\nno-binary = :all:\n[list]\nformat = json\n"
+	if got != want {
+		t.Errorf("merged\n%s\nwant\n%s", got, want)
+	}
+	if got := string(mergeConfig(dialectPip, nil, []byte(current))); got != current {
+		t.Errorf("one file changed: %q", got)
+	}
+}
+
+// TestCredentialDenials: a registry's 401 to a stage that read a copy
+// without the credentials names the setting that grants them; the same
+// error without a copy, or a copy without the error, says nothing.
+func TestCredentialDenials(t *testing.T) {
+	copied := &plan.Call{Stages: []plan.Stage{{Family: "npm", Env: []string{"npm_config_userconfig=/tmp/c/" + copiesDir + "/npmrc"}}}}
+	plain := &plan.Call{Stages: []plan.Stage{{Family: "npm", Env: []string{"HOME=/h"}}}}
+	e401 := []byte("npm error code E401\nnpm error 401 Unauthorized - GET https://npm.corp/x - authentication token not provided\n")
+	pip401 := []byte("ERROR: HTTP error 401 while getting https://pypi.corp/simple/x/\n")
+	for _, tc := range []struct {
+		name   string
+		p      *plan.Call
+		stderr []byte
+		want   int
+	}{
+		{"npm 401 with a copy", copied, e401, 1},
+		{"pip's 401 wording", copied, pip401, 1},
+		{"401 without a copy", plain, e401, 0},
+		{"a copy without a 401", copied, []byte("npm error code E404\n"), 0},
+		{"no plan", nil, e401, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ds := CredentialDenials(tc.p, tc.stderr)
+			if len(ds) != tc.want {
+				t.Fatalf("got %v, want %d", ds, tc.want)
+			}
+			if tc.want > 0 && !strings.Contains(Hint(ds), "MCP_SHELL_SANDBOX_CREDENTIALS=npm") {
+				t.Errorf("hint %q names no setting", Hint(ds))
+			}
+		})
+	}
 }
