@@ -542,3 +542,40 @@ func TestUnixSocketsFollowAgents(t *testing.T) {
 		})
 	}
 }
+
+// TestAgentsOfNetworkStages: git's ssh transport keeps ssh-agent under a
+// fetching subcommand, while npm install, pip download and curl, which
+// have the network and no agents, get no socket at all.
+func TestAgentsOfNetworkStages(t *testing.T) {
+	requireLandlock(t)
+	sock := filepath.Join(t.TempDir(), "agent.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	work, home := t.TempDir(), t.TempDir()
+	l := newLauncher(t, Config{Mode: ModeAuto, WriteDirs: []string{work}, Limits: DefaultLimits()})
+	env := []string{testPath, "HOME=" + home, "SSH_AUTH_SOCK=" + sock}
+	for _, tc := range []struct {
+		argv  []string
+		agent bool
+	}{
+		{[]string{"git", "fetch", "origin"}, true},
+		{[]string{"git", "clone", "ssh://h/r"}, true},
+		{[]string{"git", "status"}, false},
+		{[]string{"npm", "install"}, false},
+		{[]string{"pip", "download", "x"}, false},
+		{[]string{"curl", "https://example.invalid/"}, false},
+	} {
+		t.Run(strings.Join(tc.argv, " "), func(t *testing.T) {
+			conf := stageOf(t, l.Rules, work, env, nil, tc.argv...).Confinement
+			if got := slices.Contains(conf.Sockets, sock); got != tc.agent {
+				t.Errorf("ssh-agent's socket granted: %v, want %v (%+v)", got, tc.agent, conf)
+			}
+			if !tc.agent && len(conf.Sockets) > 0 {
+				t.Errorf("sockets granted: %q", conf.Sockets)
+			}
+		})
+	}
+}
