@@ -524,7 +524,7 @@ func (cfg *Config) setSandbox(env Env) error {
 	if err != nil {
 		return err
 	}
-	credentials, err := sandboxCredentials(env.SandboxCredentials)
+	credentials, err := sandboxCredentials(env.SandboxCreds)
 	if err != nil {
 		return err
 	}
