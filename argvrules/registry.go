@@ -142,7 +142,8 @@ type Agents struct {
 	// environment. Missing ones are skipped.
 	Sockets []string
 	// Subcommands are the subcommands that talk to them (as
-	// Network.Subcommands reads them).
+	// Network.Subcommands reads them); nil: every call (a CLI whose
+	// every command is a request to its daemon).
 	Subcommands []string
 	// Reason says why.
 	Reason string
@@ -192,8 +193,10 @@ var registry = []Family{
 		Network: Network{Fetch: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "fetch-pack", "send-pack", "archive", "send-email"}, Subcommands: gitSubcommands,
 			Reason: "they talk to remotes over http(s), git:// or ssh (transport.c, connect.c); archive only with --remote, send-email over SMTP"},
 		Agents: Agents{Sockets: []string{"~/.gnupg/S.gpg-agent", "/run/user/{uid}/gnupg/S.gpg-agent", "$SSH_AUTH_SOCK"},
-			Subcommands: []string{"commit", "tag", "merge", "rebase", "cherry-pick", "revert", "am", "pull", "commit-tree", "push"},
-			Reason:      "signing (commit.gpgSign, -S, tag -s, push --signed) asks gpg-agent or ssh-agent for the signature"},
+			Subcommands: []string{"commit", "tag", "merge", "rebase", "cherry-pick", "revert", "am", "pull", "commit-tree", "push",
+				"clone", "fetch", "ls-remote", "submodule", "fetch-pack", "send-pack", "archive"},
+			Reason: "signing (commit.gpgSign, -S, tag -s, push --signed) asks gpg-agent or ssh-agent for the signature, " +
+				"and the ssh transport (clone, fetch, pull, push ... of an ssh remote) authenticates through ssh-agent"},
 		SandboxSource: "git 2.39/2.53: its own programs live in gitexecdir (git-core); connect.c git_connect runs the local and ssh transports " +
 			"(git-upload-pack 'PATH') with use_shell, run-command.c prepare_shell_cmd runs commands with shell metacharacters through sh, " +
 			"and 2.39's git-bisect, git-submodule and git-merge-octopus are sh scripts that source gettext.sh and run basename, sed, uname, gettext and envsubst " +
@@ -266,12 +269,18 @@ var registry = []Family{
 	{Name: "zip", Programs: []string{"zip"}, Recognize: checkZip, Secrets: zipTable.read, Source: "Info-ZIP zip 3.0",
 		SandboxSource: "zip 3.0 zip.c: -T runs unzip (or -TT's command); nothing else"},
 	{Name: "docker", Programs: []string{"docker"}, Recognize: checkDocker, Secrets: dockerTable.read, Source: "docker CLI 24–28 (cobra)",
-		Exec:          dockerPlugins,
-		Network:       Network{Always: true, Reason: "the CLI talks to the daemon over /run/docker.sock or TCP"},
-		SandboxSource: "docker/cli cli-plugins/manager/manager_unix.go defaultSystemPluginDirs"},
+		Exec:    dockerPlugins,
+		Network: Network{Always: true, Reason: "the CLI talks to the daemon over /run/docker.sock or TCP"},
+		Agents: Agents{Sockets: []string{"/var/run/docker.sock", "/run/docker.sock", "/run/user/{uid}/docker.sock", "~/.docker/run/docker.sock"},
+			Reason: "every docker command is a request to the daemon, over its UNIX socket unless DOCKER_HOST names TCP"},
+		SandboxSource: "docker/cli cli-plugins/manager/manager_unix.go defaultSystemPluginDirs; docker/docker client.DefaultDockerHost (unix:///var/run/docker.sock), " +
+			"rootless dockerd's $XDG_RUNTIME_DIR/docker.sock and Docker Desktop's ~/.docker/run/docker.sock"},
 	{Name: "podman", Programs: []string{"podman"}, Recognize: checkPodman, Secrets: dockerTable.read, Source: "podman 4–5 (cobra)",
 		RunsPrograms: true, Network: Network{Always: true, Reason: "podman pulls images and runs its network helpers"},
-		SandboxSource: "podman 5: rootless podman itself runs conmon, the OCI runtime and network helpers"},
+		Agents: Agents{Sockets: []string{"/run/user/{uid}/libpod/tmp", "/run/user/{uid}/podman/podman.sock", "/run/podman/podman.sock"},
+			Reason: "podman attaches to conmon's sockets beneath its runtime directory, and podman --remote talks to the podman service"},
+		SandboxSource: "podman 5: rootless podman itself runs conmon, the OCI runtime and network helpers; conmon's attach and control sockets " +
+			"live beneath $XDG_RUNTIME_DIR/libpod, the service's socket is $XDG_RUNTIME_DIR/podman/podman.sock (podman-system-service(1))"},
 	{Name: "kubectl", Programs: []string{"kubectl"}, Recognize: checkKubectl, Secrets: kubectlTable.read, Source: "kubectl 1.2x–1.3x (cobra)",
 		Network:       Network{Always: true, Reason: "kubectl talks to the API server"},
 		SandboxSource: "kubectl 1.3x: credential exec plugins named by the kubeconfig are its only programs (widen with MCP_SHELL_SANDBOX_EXEC)"},

@@ -531,6 +531,10 @@ func (cfg *Config) setSandbox(env Env) error {
 	if err != nil {
 		return err
 	}
+	credentials, err := sandboxCredentials(env.SandboxCreds)
+	if err != nil {
+		return err
+	}
 	limits, explicit := sandboxLimits(env)
 	if mode == sandbox.ModeOff && explicit {
 		mode = sandbox.ModeLimits
@@ -539,8 +543,29 @@ func (cfg *Config) setSandbox(env Env) error {
 	cfg.Sandbox = sandbox.Config{
 		Mode: mode, ReadDirs: env.SandboxReadDirs, WriteDirs: cfg.AllowedDirs, Network: network,
 		BestEffort: env.SandboxBestEffort, UserCaches: env.SandboxUserCaches, Limits: limits, Exec: exec, CacheDir: strings.TrimSpace(env.SandboxCacheDir),
+		Credentials: credentials,
 	}
 	return nil
+}
+
+// sandboxCredentials reads MCP_SHELL_SANDBOX_CREDENTIALS: family names
+// of sandbox.CredentialFamilies, or 1/true/all for every one (0/false:
+// none, the default).
+func sandboxCredentials(list NameList) ([]string, error) {
+	var out []string
+	for _, name := range list {
+		switch strings.ToLower(name) {
+		case "1", "true", "all", "*":
+			out = append(out, sandbox.CredentialsAll)
+		case "0", "false":
+		default:
+			if !slices.Contains(sandbox.CredentialFamilies(), name) {
+				return nil, &Error{Var: "MCP_SHELL_SANDBOX_CREDENTIALS", Problem: fmt.Sprintf("%q is not one of %s, or 1/all", name, strings.Join(sandbox.CredentialFamilies(), ", "))}
+			}
+			out = append(out, name)
+		}
+	}
+	return out, nil
 }
 
 // sandboxLimits are the rlimits: sandbox.DefaultLimits with every

@@ -316,6 +316,11 @@ func TestSandboxSettings(t *testing.T) {
 	if got := cfg.Sandbox.Exec; !slices.Equal(got["deploy.sh"], []string{"git", "rsync", "/usr/lib/git-core"}) || !slices.Equal(got["/opt/b"], []string{"*"}) {
 		t.Errorf("exec %v", got)
 	}
+	for value, want := range map[string][]string{"": nil, "npm, pip": {"npm", "pip"}, "1": {"*"}, "all": {"*"}, "false": nil} {
+		if cfg, err = load(map[string]string{"MCP_SHELL_SANDBOX_CREDENTIALS": value}); err != nil || !slices.Equal(cfg.Sandbox.Credentials, want) {
+			t.Errorf("MCP_SHELL_SANDBOX_CREDENTIALS=%q: %v %q, want %q", value, err, cfg.Sandbox.Credentials, want)
+		}
+	}
 	if cfg, err = load(map[string]string{"MCP_SHELL_SANDBOX": "off", "MCP_SHELL_RLIMIT_NOFILE": "64"}); err != nil || cfg.Sandbox.Mode != "limits" || !cfg.Launch {
 		t.Errorf("off with an rlimit: %v %+v", err, cfg)
 	}
@@ -328,6 +333,7 @@ func TestSandboxSettings(t *testing.T) {
 		"MCP_SHELL_SANDBOX_EXEC=deploy.sh":           "MCP_SHELL_SANDBOX_EXEC",
 		"MCP_SHELL_SANDBOX_EXEC=deploy.sh=rel/prog":  "MCP_SHELL_SANDBOX_EXEC",
 		"MCP_SHELL_SANDBOX_CACHE_DIR=cache":          "MCP_SHELL_SANDBOX_CACHE_DIR",
+		"MCP_SHELL_SANDBOX_CREDENTIALS=npm,git":      "MCP_SHELL_SANDBOX_CREDENTIALS",
 		"MCP_SHELL_SANDBOX_READ_DIRS=/usr,/opt/../x": "MCP_SHELL_SANDBOX_READ_DIRS",
 	} {
 		k, v, _ := strings.Cut(env, "=")

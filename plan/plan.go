@@ -111,7 +111,7 @@ type Confinement struct {
 	Network       bool   `json:"network"`
 	NetworkReason string `json:"network_reason,omitempty"`
 	// Sockets are the UNIX sockets of its family's agents (gpg-agent)
-	// the stage may connect to without the network; AgentsReason says
+	// the stage may connect to, network or not; AgentsReason says
 	// why.
 	Sockets      []string `json:"sockets,omitempty"`
 	AgentsReason string   `json:"agents_reason,omitempty"`

@@ -121,7 +121,17 @@ type Config struct {
 	// CacheDir is the root of the server-managed cache directories
 	// (MCP_SHELL_SANDBOX_CACHE_DIR); "" means DefaultCacheDir().
 	CacheDir string
+	// Credentials are the families whose stages read the user's real
+	// credential-bearing configuration (MCP_SHELL_SANDBOX_CREDENTIALS;
+	// CredentialsAll: every one of CredentialFamilies). The others get a
+	// copy without the credentials, since their stages run code they
+	// fetched or the project's scripts, which could send the tokens out.
+	Credentials []string
 }
+
+// CredentialsAll in Config.Credentials grants every family its real
+// credential-bearing configuration.
+const CredentialsAll = "*"
 
 // ExecAny in Config.Exec lets a program execute like the families that
 // run other programs (beneath ReadDirs and the writable trees).

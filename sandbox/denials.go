@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/lazyre"
 	"github.com/seed-b63acb1b/mcp-shell-server/plan"
 )
@@ -16,6 +17,9 @@ const (
 	DeniedRead    = "read"    // reading a file or listing a directory
 	DeniedConnect = "connect" // a TCP connection or bind
 	DeniedAccess  = "access"  // a file access of unknown direction
+	// DeniedCredentials: a registry refused a stage that had the user's
+	// configuration without its credentials (Target: the family).
+	DeniedCredentials = "credentials"
 )
 
 // Denial is one access the sandbox refused a stage. Guess marks a denial
@@ -45,6 +49,8 @@ func (d Denial) String() string {
 			return "a network connection"
 		}
 		return "TCP to " + t
+	case DeniedCredentials:
+		return d.Target + "'s registry credentials"
 	}
 	return "access to " + t
 }
@@ -184,9 +190,46 @@ func Hint(ds []Denial) string {
 	if kinds[DeniedConnect] {
 		widen = append(widen, "only the families whose job is the network connect out (MCP_SHELL_SANDBOX_NETWORK)")
 	}
+	if kinds[DeniedCredentials] {
+		var fams []string
+		for _, d := range ds {
+			if d.Kind == DeniedCredentials {
+				fams = append(fams, d.Target)
+			}
+		}
+		widen = append(widen, "the family read its configuration without the tokens and passwords; MCP_SHELL_SANDBOX_CREDENTIALS="+
+			strings.Join(fams, ",")+" grants the real files (its scripts and the code it installs can then read the tokens)")
+	}
 	lead := "The sandbox denied "
 	if guess {
 		lead = "The sandbox may have denied (a guess from the program's error; the kernel reports no denials here) "
 	}
 	return fmt.Sprintf("%s%s: %s; MCP_SHELL_SANDBOX=off shows whether it is the cause.", lead, strings.Join(what, ", "), strings.Join(widen, "; "))
+}
+
+// unauthorized matches a registry's refusal as npm 9–11 ("npm error code
+// E401", "401 Unauthorized"), pnpm and yarn ("ERR_PNPM_FETCH_401",
+// "Request failed \"401 Unauthorized\"") and pip ("401 Client Error",
+// "HTTP error 401") print it.
+var unauthorized = lazyre.New(`\bE401\b|_401\b|\b401 (Unauthorized|Client Error)\b|\b(HTTP|status|error) 401\b`)
+
+// CredentialDenials are the stages of p that read a copy of their
+// configuration without its credentials (withheldConfig) when stderr
+// shows a registry's 401: the hint then names the setting that grants
+// the real files.
+func CredentialDenials(p *plan.Call, stderr []byte) []Denial {
+	if p == nil || !unauthorized.Match(stderr) {
+		return nil
+	}
+	var out []Denial
+	for _, st := range p.Stages {
+		for _, cp := range []configCopy{configCopies[".npmrc"], pipCopy} {
+			if v, ok := childenv.Lookup(st.Env, cp.env); ok && strings.Contains(v, "/"+copiesDir+"/") && st.Family != "" {
+				if d := (Denial{Kind: DeniedCredentials, Target: st.Family, Guess: true}); !containsDenial(out, d) && len(out) < MaxDenials {
+					out = append(out, d)
+				}
+			}
+		}
+	}
+	return out
 }

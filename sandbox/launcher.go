@@ -183,9 +183,11 @@ func (l *Launcher) applied(c plan.Confinement) (applied, error) {
 	}
 	if ln.filter != nil {
 		// From ABI 9 Landlock itself restricts pathname UNIX sockets.
-		// Below ABI 9 an agent's socket needs socket(AF_UNIX), and then
-		// nothing restricts which pathname socket is reached.
-		ln.filter = &filterKind{network: c.Network, unixSockets: c.Network || l.abi >= 9 || len(c.Sockets) > 0}
+		// Below ABI 9 nothing restricts which pathname socket a
+		// socket(AF_UNIX) reaches (ssh-agent, gpg-agent, the session
+		// bus), so only a stage its family's agents need it for gets
+		// one: the network does not imply it.
+		ln.filter = &filterKind{network: c.Network, unixSockets: l.abi >= 9 || len(c.Sockets) > 0}
 	}
 	ln.landlock, ln.scope, ln.readOnly = true, l.scope, l.readOnly
 	ln.policy = policy{ABI: l.abi, Net: c.Network, Read: c.Read, Exec: c.Exec, Write: c.Write, Run: c.RunAny, Sockets: c.Sockets, held: l.held}

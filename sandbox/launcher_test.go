@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -234,6 +235,32 @@ func TestLandlockNetwork(t *testing.T) {
 		o := family.run(t, "git", "clone", "-q", url, "clone2")
 		if err := <-accepted; err != nil {
 			t.Errorf("no connection arrived (%v): %v", err, o)
+		}
+	})
+	// A network stage's own program makes the raw socket(AF_UNIX) +
+	// connect (curl --unix-socket, which the policy refuses; the kernel
+	// must too): below ABI 9 nothing would limit which pathname socket
+	// it reached (ssh-agent, gpg-agent, the session bus).
+	t.Run("family: curl cannot reach a pathname UNIX socket", func(t *testing.T) {
+		requirePrograms(t, "curl")
+		sock := filepath.Join(f.outside, "agent.sock")
+		uln, err := net.Listen("unix", sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer uln.Close()
+		reached := make(chan bool, 1)
+		go func() {
+			c, err := uln.Accept()
+			if err == nil {
+				c.Close()
+			}
+			reached <- err == nil
+		}()
+		o := family.run(t, "curl", "-sS", "--max-time", "5", "--unix-socket", sock, "http://agent/")
+		uln.Close() // ends the Accept of a socket nothing reached
+		if <-reached || o.exit == 0 {
+			t.Errorf("a network stage connected to a UNIX socket outside: %v", o)
 		}
 	})
 	t.Run("family: python3 denied", func(t *testing.T) {
@@ -460,5 +487,42 @@ func TestMethod(t *testing.T) {
 	}
 	if got := newLauncher(t, Config{}).Method(); got != "direct" {
 		t.Errorf("mode off: Method = %q, want direct", got)
+	}
+}
+
+// TestAgentsOfNetworkStages: git's ssh transport keeps ssh-agent under a
+// fetching subcommand, while npm install, pip download and curl, which
+// have the network and no agents, get no socket at all.
+func TestAgentsOfNetworkStages(t *testing.T) {
+	requireLandlock(t)
+	sock := filepath.Join(t.TempDir(), "agent.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	work, home := t.TempDir(), t.TempDir()
+	l := newLauncher(t, Config{Mode: ModeAuto, WriteDirs: []string{work}, Limits: DefaultLimits()})
+	env := []string{testPath, "HOME=" + home, "SSH_AUTH_SOCK=" + sock}
+	for _, tc := range []struct {
+		argv  []string
+		agent bool
+	}{
+		{[]string{"git", "fetch", "origin"}, true},
+		{[]string{"git", "clone", "ssh://h/r"}, true},
+		{[]string{"git", "status"}, false},
+		{[]string{"npm", "install"}, false},
+		{[]string{"pip", "download", "x"}, false},
+		{[]string{"curl", "https://example.invalid/"}, false},
+	} {
+		t.Run(strings.Join(tc.argv, " "), func(t *testing.T) {
+			conf := stageOf(t, l.Rules, work, env, nil, tc.argv...).Confinement
+			if got := slices.Contains(conf.Sockets, sock); got != tc.agent {
+				t.Errorf("ssh-agent's socket granted: %v, want %v (%+v)", got, tc.agent, conf)
+			}
+			if !tc.agent && len(conf.Sockets) > 0 {
+				t.Errorf("sockets granted: %q", conf.Sockets)
+			}
+		})
 	}
 }

@@ -126,6 +126,7 @@ type call struct {
 	env   []string // nil means {testPath}
 	stdin string
 	extra []string // extra writable trees
+	temp  string   // the call's private temporary directory ("": none)
 	cred  *syscall.Credential
 	// out, when set, receives stdout and stderr as files (for targets
 	// that leave background processes holding the streams).
@@ -141,6 +142,14 @@ type call struct {
 // which imports this package.
 func stageOf(t testing.TB, r *Rules, dir string, env, extra []string, argv ...string) *plan.Stage {
 	t.Helper()
+	return stageIn(t, r, dir, "", env, extra, argv...)
+}
+
+// stageIn is stageOf for a call whose private temporary directory is
+// tempDir (writable, and where the rules write the stage's configuration
+// copies).
+func stageIn(t testing.TB, r *Rules, dir, tempDir string, env, extra []string, argv ...string) *plan.Stage {
+	t.Helper()
 	pathList, _ := childenv.Lookup(env, "PATH")
 	path := lookPathIn(t, argv[0], pathList, dir) // skips a missing program
 	res, err := childenv.Resolve(argv[0], pathList, dir)
@@ -148,7 +157,7 @@ func stageOf(t testing.TB, r *Rules, dir string, env, extra []string, argv ...st
 		res = childenv.Resolution{Found: path, Real: path}
 	}
 	sel := argvrules.Select(argv[0], argvrules.Program{Path: res.Found, Links: res.Links})
-	conf, add := r.Stage(StageRequest{Argv: argv, Family: sel.Family, Program: res, Env: env, Subcommands: sel.Family.Subcommands(argv)})
+	conf, add := r.Stage(StageRequest{Argv: argv, Family: sel.Family, Program: res, Env: env, TempDir: tempDir, Subcommands: sel.Family.Subcommands(argv)})
 	if conf.Mode == ModeLandlock {
 		conf.Write = append(conf.Write, extra...)
 	}
@@ -182,7 +191,7 @@ func (c call) run(t testing.TB, argv ...string) outcome {
 	if env == nil {
 		env = []string{testPath}
 	}
-	st := stageOf(t, c.l.Rules, c.dir, env, c.extra, argv...)
+	st := stageIn(t, c.l.Rules, c.dir, c.temp, env, c.extra, argv...)
 	io := newStreams(t, c.stdin, c.out)
 	attr := &os.ProcAttr{Dir: c.dir, Env: st.Env, Files: io.child[:], Sys: &syscall.SysProcAttr{Setpgid: true, Credential: c.cred}}
 	p, err := c.l.Start(st, attr)

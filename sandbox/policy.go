@@ -18,7 +18,7 @@ type policy struct {
 	// family that runs other programs.
 	Run bool `json:"run,omitempty"`
 	// Sockets are the agents' UNIX sockets the stage may connect to
-	// without Net (plan.Confinement.Sockets).
+	// (plan.Confinement.Sockets); Net grants none.
 	Sockets []string `json:"sockets,omitempty"`
 	// held are descriptors opened at start-up for paths every launch
 	// names (the read trees, the devices); nil in the re-executed

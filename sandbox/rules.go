@@ -218,13 +218,19 @@ func (r *Rules) Stage(req StageRequest) (plan.Confinement, []string) {
 	if prof.run {
 		c.Read = r.cfg.readDirs()
 	}
-	if reads := homeReads(fams, home); reads != nil {
+	own := r.credentialsGranted(req.Family)
+	if reads := homeReads(fams, home, own); reads != nil {
 		c.Read = append(slices.Clip(c.Read), reads...)
 	}
-	c.Network, c.NetworkReason = network(r.cfg.Network, req.Family, req.Subcommands)
-	if !c.Network {
-		c.Sockets, c.AgentsReason = agents(req.Family, req.Env, home, req.Subcommands)
+	if !own && req.Family != nil && filepath.IsAbs(home) {
+		// The family's scripts and the code it fetched run in its
+		// stage: its settings without the tokens.
+		reads, env := withheldConfig(req.Family, home, req.TempDir, req.Env)
+		c.Read = append(slices.Clip(c.Read), reads...)
+		add = append(add, env...)
 	}
+	c.Network, c.NetworkReason = network(r.cfg.Network, req.Family, req.Subcommands)
+	c.Sockets, c.AgentsReason = agents(req.Family, req.Env, home, req.Subcommands)
 	return c, add
 }
 
@@ -478,19 +484,22 @@ func (r *Rules) userCachesOf(home string) map[string]CacheChoice {
 // child's: a make recipe could read them with any program.
 // credentialConfig are the configuration files of the home that hold
 // registry credentials besides settings (npm's and yarn's _authToken,
-// pnpm's rc, pip's index-url with user:password): the family itself reads
-// them, a stage that runs it as a child does not, since every program of a
-// make recipe could print them.
+// pnpm's rc, pip's index-url with user:password). Every one of these
+// families runs code it fetched or the project's scripts in its own
+// stage, so a stage reads them only when Config.Credentials grants its
+// family; otherwise it gets their settings without the credentials
+// (withheldConfig). A stage that runs the family as a child never does,
+// since every program of a make recipe could print them.
 var credentialConfig = map[string]bool{".npmrc": true, ".yarnrc": true, ".yarnrc.yml": true, ".config/pnpm": true, ".config/pip": true, ".pip": true}
 
-func homeReads(fams []*argvrules.Family, home string) []string {
+func homeReads(fams []*argvrules.Family, home string, own bool) []string {
 	if !filepath.IsAbs(home) {
 		return nil
 	}
 	var out []string
 	for i, fam := range fams {
 		for _, rel := range fam.HomeConfig {
-			if i > 0 && credentialConfig[rel] {
+			if (i > 0 || !own) && credentialConfig[rel] {
 				continue
 			}
 			out = append(out, filepath.Join(home, rel))
@@ -506,7 +515,10 @@ func homeReads(fams []*argvrules.Family, home string) []string {
 // may connect to, and why: "~/" beneath home, "{uid}" this user's id,
 // "$NAME" from env; missing ones are left out.
 func agents(fam *argvrules.Family, env []string, home string, subcommands []string) ([]string, string) {
-	if fam == nil || !slices.ContainsFunc(subcommands, func(s string) bool { return slices.Contains(fam.Agents.Subcommands, s) }) {
+	if fam == nil || len(fam.Agents.Sockets) == 0 {
+		return nil, ""
+	}
+	if fam.Agents.Subcommands != nil && !slices.ContainsFunc(subcommands, func(s string) bool { return slices.Contains(fam.Agents.Subcommands, s) }) {
 		return nil, ""
 	}
 	var out []string

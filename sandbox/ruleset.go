@@ -149,13 +149,12 @@ func (p policy) grants() []grant {
 	add(p.Write, write, false)
 	add(deviceRW, readRights|ll.AccessFSWriteFile|ll.AccessFSTruncate, true)
 	add(deviceRO, readRights, true)
-	if p.Net && p.ABI >= 9 {
-		// ABI 9 moved pathname UNIX sockets under the filesystem rights;
-		// a stage that may use the network may use them too.
-		add([]string{"/"}, ll.AccessFSResolveUnix, false)
-	} else if p.ABI >= 9 {
-		// An agent's socket, through the directory holding it (gpg's
-		// own: ~/.gnupg, /run/user/UID/gnupg; ssh-agent's private one).
+	if p.ABI >= 9 {
+		// ABI 9 moved pathname UNIX sockets under the filesystem rights.
+		// The network does not imply them (the user's agents and session
+		// bus are pathname sockets): an agent's socket, through the
+		// directory holding it (gpg's own: ~/.gnupg, /run/user/UID/gnupg;
+		// ssh-agent's private one).
 		for _, sock := range p.Sockets {
 			add([]string{filepath.Dir(sock)}, ll.AccessFSResolveUnix, true)
 		}

@@ -141,7 +141,7 @@ func denialsIn(o outcome, stderr []byte) []sandbox.Denial {
 	if o.kind != ran || !pipelineStatus(o.run).failed || !sandbox.Confined(o.plan) {
 		return nil
 	}
-	return sandbox.GuessDenials(stderr)
+	return append(sandbox.GuessDenials(stderr), sandbox.CredentialDenials(o.plan, stderr)...)
 }
 
 // hintBytes is how much of a job's retained stderr is read for the

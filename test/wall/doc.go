@@ -1,6 +1,8 @@
 // Package wall proves the kernel wall of the default sandbox by attack: a
 // probe program (test/wallprobe) makes one plain system call per way out
 // of a stage, run by the real server under its default configuration as
-// a leaf and from code that make, npm and go test run, as the server's
-// user and, under root, as an unprivileged one.
+// a leaf and from code that make, npm test, npm install and go test run,
+// as the server's user and, under root, as an unprivileged one. npm
+// install's stage has the network: there the probe proves the rest of
+// the wall holds, a pathname UNIX socket outside among it.
 package wall

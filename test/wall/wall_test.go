@@ -46,15 +46,19 @@ func TestMain(m *testing.M) {
 // its output, and one that does not answer at all is a server fault the
 // test diagnoses (fixture.diagnose).
 var routes = []struct {
-	name    string
-	argv    func(probe string) []string
-	need    []string
+	name string
+	argv func(probe string) []string
+	need []string
+	// network: the route's stage has the network (its family's fetching
+	// subcommand), and the probe skips the classes that network is.
+	network bool
 	timeout time.Duration
 }{
-	{"leaf", func(probe string) []string { return []string{probe, "targets.txt"} }, nil, 2 * time.Minute},
-	{"make", func(string) []string { return []string{"make", "-s"} }, []string{"make"}, 2 * time.Minute},
-	{"npm test", func(string) []string { return []string{"npm", "test", "--silent"} }, []string{"npm", "node"}, 2 * time.Minute},
-	{"go test", func(string) []string { return []string{"go", "test", "-count=1"} }, []string{"go"}, 4 * time.Minute},
+	{"leaf", func(probe string) []string { return []string{probe, "targets.txt"} }, nil, false, 2 * time.Minute},
+	{"make", func(string) []string { return []string{"make", "-s"} }, []string{"make"}, false, 2 * time.Minute},
+	{"npm test", func(string) []string { return []string{"npm", "test", "--silent"} }, []string{"npm", "node"}, false, 2 * time.Minute},
+	{"npm install", func(string) []string { return []string{"npm", "install", "--silent"} }, []string{"npm", "node"}, true, 2 * time.Minute},
+	{"go test", func(string) []string { return []string{"go", "test", "-count=1"} }, []string{"go"}, false, 4 * time.Minute},
 }
 
 // answerMargin is how much longer than a call's timeout the client waits
@@ -66,8 +70,9 @@ const answerMargin = time.Minute
 // unprivileged one, and requires every class to be blocked: the stage
 // cannot signal, trace or read the server, reach the network, leave its
 // cgroup, use the kernel interfaces no stage needs, hold a capability, or
-// change files outside the allowed directories. It prints the table
-// class × route.
+// change files outside the allowed directories; a route whose stage has
+// the network (npm install) may use it, and nothing else. It prints the
+// table class × route.
 func TestWall(t *testing.T) {
 	if abi, err := sandbox.KernelABI(); err != nil || abi < sandbox.ABINetwork {
 		if os.Getenv("MCP_SHELL_REQUIRE_LANDLOCK") != "" {
@@ -104,15 +109,20 @@ func wallAs(t *testing.T, cred *syscall.Credential) {
 		out := f.call(t, r.argv(f.probe), r.timeout)
 		for _, line := range strings.Split(out, "\n") {
 			fields := strings.SplitN(line, " ", 3)
-			if len(fields) < 2 || (fields[1] != "blocked" && fields[1] != "OPEN") {
+			if len(fields) < 2 || (fields[1] != "blocked" && fields[1] != "OPEN" && fields[1] != "allowed") {
 				continue
+			}
+			if fields[1] == "allowed" && !r.network {
+				t.Errorf("%s via %s: the probe skipped it: %s", fields[0], r.name, line)
 			}
 			if table[fields[0]] == nil {
 				table[fields[0]] = map[string]string{}
 				classes = append(classes, fields[0])
 			}
 			verdict := fields[1]
-			if verdict == "OPEN" && cred != nil && metadataGap[fields[0]] {
+			if verdict == "allowed" {
+				verdict = "network"
+			} else if verdict == "OPEN" && cred != nil && metadataGap[fields[0]] {
 				verdict = "gap"
 			} else if verdict == "OPEN" {
 				t.Errorf("%s via %s: %s", fields[0], r.name, line)
@@ -197,7 +207,10 @@ func newFixture(t *testing.T, cred *syscall.Credential) *fixture {
 		t.Fatal(err)
 	}
 	writeOwned(t, filepath.Join(f.work, "Makefile"), "all:\n\t./probe targets.txt\n", 0o644, cred)
-	writeOwned(t, filepath.Join(f.work, "package.json"), `{"name":"wall","version":"1.0.0","scripts":{"test":"./probe targets.txt"}}`+"\n", 0o644, cred)
+	writeOwned(t, filepath.Join(f.work, "package.json"), `{"name":"wall","version":"1.0.0","scripts":{"test":"./probe targets.txt","preinstall":"./probe targets.txt network"}}`+"\n", 0o644, cred)
+	// npm install has nothing to fetch; audit, fund and the update check
+	// would still ask the registry.
+	writeOwned(t, filepath.Join(f.work, ".npmrc"), "audit=false\nfund=false\nupdate-notifier=false\n", 0o644, cred)
 	writeOwned(t, filepath.Join(f.work, "go.mod"), "module wall.invalid/probe\n\ngo 1.22\n", 0o644, cred)
 	writeOwned(t, filepath.Join(f.work, "probe_test.go"), goProbeTest, 0o644, cred)
 
