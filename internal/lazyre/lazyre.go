@@ -36,6 +36,9 @@ func Check(rs ...*Regexp) error {
 // MatchString is regexp.Regexp.MatchString.
 func (r *Regexp) MatchString(s string) bool { return r.re().MatchString(s) }
 
+// Match is regexp.Regexp.Match.
+func (r *Regexp) Match(b []byte) bool { return r.re().Match(b) }
+
 // FindString is regexp.Regexp.FindString.
 func (r *Regexp) FindString(s string) string { return r.re().FindString(s) }
 
