@@ -275,17 +275,26 @@ func logSandbox(log *slog.Logger, cfg *config.Config, l *sandbox.Launcher) {
 // with the user's own (their builds start warm) and why the others are
 // the sandbox's.
 func logCaches(log *slog.Logger, choices []sandbox.CacheChoice) {
-	var own, private []string
+	var own, reasons []string
+	byReason := map[string][]string{} // one reason, said once, for every variable it applies to
 	for _, c := range choices {
-		if c.User {
+		switch {
+		case c.User:
 			own = append(own, c.Env+"="+c.Dir)
-		} else {
-			private = append(private, c.Env+" ("+c.WhyNot+")")
+		case byReason[c.WhyNot] == nil:
+			reasons = append(reasons, c.WhyNot)
+			fallthrough
+		default:
+			byReason[c.WhyNot] = append(byReason[c.WhyNot], c.Env)
 		}
+	}
+	private := make([]string, len(reasons))
+	for i, why := range reasons {
+		private[i] = strings.Join(byReason[why], " ") + " (" + why + ")"
 	}
 	if len(choices) > 0 {
 		log.Info("sandbox caches: the sandbox's beneath cache_dir, kept between calls; with MCP_SHELL_SANDBOX_USER_CACHES=1 the user's own where they exist and only this user can write them",
-			"users_own", strings.Join(own, " "), "sandbox_own", strings.Join(private, ", "))
+			"users_own", strings.Join(own, " "), "sandbox_own", strings.Join(private, "; "))
 	}
 }
 
