@@ -1,10 +1,13 @@
 package policy
 
 import (
+	"os"
 	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/argvrules/git"
+	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/plan"
 )
 
@@ -55,7 +58,7 @@ func (p *Policy) confirmRule(st *plan.Stage) string {
 		}
 	}
 	for i, re := range c.Patterns {
-		if slices.ContainsFunc(p.spellings(st.Argv), re.MatchString) {
+		if slices.ContainsFunc(p.spellings(st), re.MatchString) {
 			return "confirm.pattern:" + c.PatternSources[i]
 		}
 	}
@@ -68,10 +71,13 @@ func (p *Policy) confirmRule(st *plan.Stage) string {
 // of each, as the host spells names (case-insensitive, without a Windows
 // image extension). Matching any of them is the conservative reading:
 // "rm" holds /usr/bin/rm and a symlink to it, "busybox" every applet.
+// Last, the entry itself is resolved through the stage's PATH and held
+// when it is the very file the stage runs: another name for it (awk for
+// gawk through /etc/alternatives, bunzip2 for a hard link of bzip2).
 func (p *Policy) confirmsProgram(e string, st *plan.Stage) bool {
 	files := append([]string{st.Argv[0], st.Program.Found, st.Program.Real}, st.Program.Links...)
 	if strings.ContainsAny(e, p.naming.separators) {
-		return slices.Contains(files, e)
+		return slices.Contains(files, e) || sameFile(e, st.Program.Real)
 	}
 	want, _ := stripExec(p.naming.base(e))
 	for _, f := range files {
@@ -82,17 +88,43 @@ func (p *Policy) confirmsProgram(e string, st *plan.Stage) bool {
 			return true
 		}
 	}
-	return false
+	path, _ := childenv.Lookup(st.Env, "PATH")
+	r, err := childenv.Resolve(e, path, "")
+	return err == nil && sameFile(r.Real, st.Program.Real)
+}
+
+// sameFile reports whether a and b name one file (a hard link included).
+func sameFile(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }
 
 // spellings are the texts a confirm pattern is matched against: argv
-// joined with single spaces as sent, and with argv[0] as its bare name
-// (/usr/bin/git push → git push).
-func (p *Policy) spellings(argv []string) []string {
-	joined := strings.Join(argv, " ")
+// joined with single spaces as sent; with argv[0] as its bare name
+// (/usr/bin/git push → git push); and, for git, from the subcommand on,
+// its global options left out (git -C . --no-pager push → git push), so
+// that "git push.*" holds every git push however it is spelled.
+func (p *Policy) spellings(st *plan.Stage) []string {
+	argv := st.Argv
 	name := argv[0][strings.LastIndexAny(argv[0], p.naming.separators)+1:]
-	if name == argv[0] {
-		return []string{joined}
+	out := []string{strings.Join(argv, " ")}
+	if name != argv[0] {
+		out = append(out, strings.Join(append([]string{name}, argv[1:]...), " "))
 	}
-	return []string{joined, strings.Join(append([]string{name}, argv[1:]...), " ")}
+	if st.Family == "git" {
+		if sub, ok := strings.CutPrefix(strings.ToLower(name), "git-"); ok && sub != "" {
+			out = append(out, strings.Join(append([]string{"git", sub}, argv[1:]...), " "))
+		} else if i := git.SubcommandIndex(argv); i > 1 {
+			out = append(out, strings.Join(append([]string{name}, argv[i:]...), " "))
+		}
+	}
+	return out
 }
+

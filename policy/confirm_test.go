@@ -34,6 +34,9 @@ func TestConfirmations(t *testing.T) {
 		t.Fatal(err)
 	}
 	rm := filepath.Join(bin, "rm")
+	if err := os.Link(rm, filepath.Join(bin, "rmh")); err != nil {
+		t.Fatal(err)
+	}
 	allow := []string{"rm", "git", "ls", "timeout", "nice", "del", rm, filepath.Join(bin, "git")}
 	type want = []plan.Confirmation
 	for _, tt := range []struct {
@@ -57,6 +60,10 @@ func TestConfirmations(t *testing.T) {
 		{"pattern, absolute argv0", confirmTier(nil, "git push.*"), []string{filepath.Join(bin, "git"), "push"}, want{{Stage: 0, Rule: "confirm.pattern:git push.*"}}},
 		{"pattern, wrapped", confirmTier(nil, "git push.*"), []string{"timeout", "9", "git", "push"}, want{{Stage: 0, Rule: "confirm.pattern:git push.*"}}},
 		{"pattern, other subcommand", confirmTier(nil, "git push.*"), []string{"git", "status"}, nil},
+		{"pattern, git's global options", confirmTier(nil, "git push.*"), []string{"git", "-C", ".", "--no-pager", "-P", "push", "origin"}, want{{Stage: 0, Rule: "confirm.pattern:git push.*"}}},
+		{"pattern, git's global options, other subcommand", confirmTier(nil, "git push.*"), []string{"git", "-C", ".", "status"}, nil},
+		{"entry leads to the stage's program", confirmTier([]string{"del"}), []string{"rm", "x"}, want{{Stage: 0, Rule: "confirm.command:del"}}},
+		{"entry is a hard link of it", confirmTier([]string{"rmh"}), []string{"rm", "x"}, want{{Stage: 0, Rule: "confirm.command:rmh"}}},
 		{"both stages, commands first", confirmTier([]string{"ls"}, "ls.*", "rm .*"), []string{"ls", "|", "rm", "x"}, want{{Stage: 0, Rule: "confirm.command:ls"}, {Stage: 1, Rule: "confirm.pattern:rm .*"}}},
 		{"redirections are not in the text", confirmTier(nil, "ls"), []string{"ls", ">", "out.txt"}, want{{Stage: 0, Rule: "confirm.pattern:ls"}}},
 	} {

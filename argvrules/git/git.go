@@ -209,6 +209,20 @@ func isRemoteHelperURL(s string) bool {
 	return strings.Contains(l, "=ext::") || strings.Contains(l, "=fd::")
 }
 
+// SubcommandIndex is the index in argv of the subcommand git runs, after
+// git.c handle_options' global options (-C, -c, --git-dir, -P ...), or
+// -1 when it runs none or argv is the dashed git-NAME form.
+func SubcommandIndex(argv []string) int {
+	if len(argv) == 0 {
+		return -1
+	}
+	_, i, rej := parseGlobals(argv)
+	if rej != nil || i < 1 || i >= len(argv) || strings.HasPrefix(argv[i], "-") {
+		return -1
+	}
+	return i
+}
+
 // Subcommand returns the subcommand argv runs, read as check reads it
 // (the dashed git-NAME form, then git.c handle_options' global options),
 // or "" when git runs none (bare git, --exec-path and the like, a parse
