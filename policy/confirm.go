@@ -127,4 +127,3 @@ func (p *Policy) spellings(st *plan.Stage) []string {
 	}
 	return out
 }
-
