@@ -242,9 +242,16 @@ func fuzzWrapper(f *testing.F, name string) {
 
 // TestWrapperVerdictHidesOutsideFiles: the verdict on a file a wrapper
 // names outside the working directory is the same whether it exists, is
-// a directory or is missing, so judging a call never reveals what the
-// sandbox hides from the stage.
+// a directory or is missing.
 func TestWrapperVerdictHidesOutsideFiles(t *testing.T) {
+	outside := outsideFiles(t)
+	expectSameVerdicts(t, pinCtx(t, testDir(t)), outside, [][]string{{"xargs", "-a", "@", "wc"}, {"flock", "@", "true"}})
+}
+
+// outsideFiles is a directory outside the working directory holding a
+// file "secret" and a directory "subd" ("missing" is absent).
+func outsideFiles(t *testing.T) string {
+	t.Helper()
 	outside := t.TempDir()
 	if err := os.WriteFile(filepath.Join(outside, "secret"), []byte("k\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -252,15 +259,20 @@ func TestWrapperVerdictHidesOutsideFiles(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(outside, "subd"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	ctx := pinCtx(t, testDir(t))
-	for _, form := range [][]string{{"xargs", "-a", "@", "wc"}, {"flock", "@", "true"}} {
+	return outside
+}
+
+// expectSameVerdicts checks that each form (its "@" replaced by
+// outside/NAME) gets one verdict whether NAME is a file, a directory or
+// missing: judging a call never reveals what the sandbox hides.
+func expectSameVerdicts(t *testing.T, ctx Context, outside string, forms [][]string) {
+	t.Helper()
+	for _, form := range forms {
 		var verdicts []string
 		for _, name := range []string{"secret", "subd", "missing"} {
-			argv := append([]string(nil), form...)
-			for i, w := range argv {
-				if w == "@" {
-					argv[i] = filepath.Join(outside, name)
-				}
+			argv := make([]string, len(form))
+			for i, w := range form {
+				argv[i] = strings.ReplaceAll(w, "@", filepath.Join(outside, name))
 			}
 			v := "allowed"
 			if rj := Check(argv, ctx); rj != nil {
