@@ -41,6 +41,9 @@ func shape(res runner.Result, spec *runner.Spec, view textView) (*mcp.CallToolRe
 	return errorResult(strings.Join(parts, "\n")), out
 }
 
+// timeoutHint names the two ways a call gets more time.
+const timeoutHint = "A larger `timeout` argument (bounded by MCP_SHELL_MAX_TIMEOUT_SECONDS) or `background: true` (a job, read with job_status) gives it more time."
+
 // headline says why a run is an error, or "" when it succeeded: exit
 // status 0, for a pipeline as judged by pipelineStatus. keep is the ways
 // to keep an output past the cap (keepHint), said when a stream hit it.
@@ -52,7 +55,10 @@ func headline(res runner.Result, spec *runner.Spec, keep string) string {
 		if errors.As(res.StartCut, &cut) {
 			why += fmt.Sprintf(" before %s had started (%v)", cut.Argv0, cut.Err)
 		}
-		return why
+		// The reference's sentence alone on the first line, then how to
+		// give a slow command (a first build in the sandbox's own
+		// cache) more time.
+		return why + "\n" + timeoutHint
 	case runner.OutputCapped:
 		if res.LimitStream == "file" {
 			limit := res.LimitBytes

@@ -51,12 +51,12 @@ func TestPipelineStatus(t *testing.T) {
 		{"upstream without a status fails", run(runner.Success, runner.StageStatus{Argv0: "cat"}, exit("wc", 0)),
 			"Command did not report an exit status in pipeline stage 1 of 2 (cat)", -1, ptr(0)},
 		{"a timeout is explained by the outcome, not a stage", run(runner.TimedOut, killed("sleep", "SIGTERM"), killed("cat", "SIGTERM")),
-			"Command timed out after 30 seconds", -1, nil},
+			"Command timed out after 30 seconds\n" + timeoutHint, -1, nil},
 		{"a timeout that ended a start names it", func() runner.Result {
 			r := run(runner.TimedOut, killed("sort", "SIGTERM"), runner.StageStatus{Argv0: "probe"})
 			r.StartCut = &runner.LaunchError{Argv0: "probe", Err: errors.New("the stage did not start in time: confining it: context deadline exceeded")}
 			return r
-		}(), "Command timed out after 30 seconds before probe had started (the stage did not start in time: confining it: context deadline exceeded)", -1, nil},
+		}(), "Command timed out after 30 seconds before probe had started (the stage did not start in time: confining it: context deadline exceeded)\n" + timeoutHint, -1, nil},
 	}
 	spec := &runner.Spec{Timeout: 30e9, OutputLimit: 1024}
 	for _, tt := range tests {
