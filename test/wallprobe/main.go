@@ -5,9 +5,11 @@
 // DETAIL" or "CLASS OPEN DETAIL". The wall tests (test/wall) build it and
 // run it as a leaf, from a make recipe, an npm test script and a go test.
 //
-// Usage: wallprobe TARGETS-FILE [network]
+// Usage: wallprobe TARGETS-FILE [network | WORD...]
 //
-// With "network" the stage is one its family gives the network (npm
+// Words other than "network" are ignored: they are the fetch words
+// ("install", "get") a route passes to a script or a test binary to show
+// that they grant the stage nothing. With "network" the stage is one its family gives the network (npm
 // install's script): the classes that network is (TCP, UDP, the routing
 // netlink socket) print "CLASS allowed network stage" instead of being
 // tried, and every other class must still be blocked, the pathname UNIX
@@ -41,11 +43,11 @@ type targets struct {
 }
 
 func main() {
-	if len(os.Args) != 2 && (len(os.Args) != 3 || os.Args[2] != "network") {
-		fmt.Fprintln(os.Stderr, "usage: wallprobe TARGETS-FILE [network]")
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: wallprobe TARGETS-FILE [network | WORD...]")
 		os.Exit(2)
 	}
-	network := len(os.Args) == 3
+	network := len(os.Args) == 3 && os.Args[2] == "network"
 	t, err := readTargets(os.Args[1])
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "wallprobe:", err)
