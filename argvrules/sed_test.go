@@ -203,15 +203,34 @@ func expectSed(t *testing.T, ctx Context, r sedRow) {
 	}
 	checkDeclared(t, got.Code)
 	checkRejection(t, r.argv, got)
-	switch got.Code {
-	case "sed.exec", "sed.syntax":
+	scriptWrite := got.Code == "sed.output-path" && !sedInPlace(r.argv)
+	switch {
+	case got.Code == "sed.exec", got.Code == "sed.syntax", scriptWrite:
 		if !strings.Contains(got.Message, "byte offset") {
 			t.Errorf("%q: %s names no byte offset: %s", r.argv, got.Code, got.Message)
 		}
 	}
+	if scriptWrite && !strings.Contains(got.Message, "w command") && !strings.Contains(got.Message, "W command") && !strings.Contains(got.Message, "w flag of s") {
+		t.Errorf("%q: the message does not name the command: %s", r.argv, got.Message)
+	}
 	if got.Code == "sed.exec" && !strings.Contains(got.Message, "e command") && !strings.Contains(got.Message, "e flag of s") {
 		t.Errorf("%q: the message does not name the command: %s", r.argv, got.Message)
 	}
+}
+
+// sedInPlace reports whether argv asks for in-place editing (-i, a
+// cluster holding i, --in-place and its abbreviations), whose refusals
+// name an operand or the backup name rather than a script command.
+func sedInPlace(argv []string) bool {
+	for _, w := range argv[1:] {
+		if w == "--" {
+			return false
+		}
+		if strings.HasPrefix(w, "--in-pl") || strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Contains(w, "i") {
+			return true
+		}
+	}
+	return false
 }
 
 // TestSedDialectChoice: the file the chain ends in picks the grammar; a

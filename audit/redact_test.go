@@ -2,6 +2,7 @@ package audit
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -288,7 +289,20 @@ func TestArgvRedaction(t *testing.T) {
 			t.Errorf("%s: Argv(%q)[%d] = %q, want %q", c.name, c.argv, i, got[i], c.want[i])
 		}
 	}
-	t.Logf("%d forms: %d elements left a credential, %d were over-redacted", len(argvCases), leaks, over)
+	// Both directions, each with enough forms to stand for its kind: rows
+	// with a credential to mask, and rows whose every element stays whole.
+	masked, kept := 0, 0
+	for _, c := range argvCases {
+		if slices.ContainsFunc(c.want, func(w string) bool { return strings.Contains(w, Redacted) || w == digested }) {
+			masked++
+		} else {
+			kept++
+		}
+	}
+	t.Logf("%d forms (%d with a credential masked, %d kept whole): %d elements left a credential, %d were over-redacted", len(argvCases), masked, kept, leaks, over)
+	if len(argvCases) < 100 || masked < 50 || kept < 30 {
+		t.Errorf("the table has %d forms, %d masked and %d kept whole: want at least 100, 50 and 30", len(argvCases), masked, kept)
+	}
 }
 
 func matches(got, want string) bool {
