@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"runtime"
 	"strings"
@@ -191,4 +192,34 @@ type countingWriter int64
 func (c *countingWriter) Write(p []byte) (int, error) {
 	*c += countingWriter(len(p))
 	return len(p), nil
+}
+
+// BenchmarkWriteJSONStringShort is the escaper on the strings of a small
+// call's answer (an empty stderr, a short stdout), against escaping them
+// through a full-chunk scratch allocated per string (chunkScratch: the
+// cost each call paid twice, for stdout and stderr, before the scratch was
+// sized by the string).
+func BenchmarkWriteJSONStringShort(b *testing.B) {
+	for _, s := range []string{"", "hello\n", strings.Repeat("line of output\n", 100)} {
+		for _, c := range []struct {
+			name string
+			do   func(w *bufio.Writer, s string)
+		}{{"sized", writeJSONString}, {"chunk-scratch", chunkScratch}} {
+			b.Run(fmt.Sprintf("%dB/%s", len(s), c.name), func(b *testing.B) {
+				w := bufio.NewWriterSize(io.Discard, 64<<10)
+				b.ReportAllocs()
+				for b.Loop() {
+					c.do(w, s)
+				}
+			})
+		}
+	}
+}
+
+// chunkScratch escapes s through a scratch of a full chunk allocated for
+// it, for BenchmarkWriteJSONStringShort's comparison.
+func chunkScratch(w *bufio.Writer, s string) {
+	scratch := make([]byte, 0, 6*escapeChunk+2)
+	scratch = append(appendEscaped(append(scratch, '"'), s), '"')
+	w.Write(scratch)
 }

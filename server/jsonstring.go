@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"math/bits"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -41,7 +42,21 @@ const escapeChunk = 16 << 10
 // escapeChunk bytes at a time into a scratch buffer and writes that, so
 // the escaped string never exists whole.
 func writeJSONString(w *bufio.Writer, s string) {
-	scratch := make([]byte, 0, 6*escapeChunk+2)
+	if len(s) == 0 {
+		w.WriteString(`""`)
+		return
+	}
+	var scratch []byte
+	if len(s) <= smallEscape {
+		// Most strings of an answer are short (an empty stderr, a
+		// small stdout): a scratch of their own size, not the 96 KiB
+		// a full chunk needs, allocated and zeroed on every call.
+		scratch = make([]byte, 0, 6*len(s)+2)
+	} else {
+		p := scratchPool.Get().(*[]byte)
+		defer scratchPool.Put(p)
+		scratch = (*p)[:0]
+	}
 	scratch = append(scratch, '"')
 	for len(s) > 0 {
 		n := min(len(s), escapeChunk)
@@ -56,10 +71,18 @@ func writeJSONString(w *bufio.Writer, s string) {
 		w.Write(scratch)
 		scratch = scratch[:0]
 	}
-	if cap(scratch) > 0 && len(scratch) == 1 {
-		w.WriteString(`""`) // s was empty
-	}
 }
+
+// smallEscape is the longest string escaped into a scratch of its own
+// size; longer ones share the pooled full-chunk scratches.
+const smallEscape = 4 << 10
+
+// scratchPool holds escape scratches of a full chunk (every character
+// escaped to six bytes, and the quotes).
+var scratchPool = sync.Pool{New: func() any {
+	b := make([]byte, 0, 6*escapeChunk+2)
+	return &b
+}}
 
 // appendEscaped appends s, escaped, to b: runs of plain bytes are
 // appended whole, and found eight bytes at a time.
