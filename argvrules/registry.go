@@ -133,6 +133,12 @@ type Cache struct {
 	// Empty for a directory that also holds programs the user runs
 	// (GOPATH/bin, CARGO_HOME/bin), which stays the server's.
 	User string
+	// Warm, for a build cache, is the file the program writes in it once
+	// a build into it completed; without it the next build compiles
+	// every dependency (go's standard library), which the default
+	// timeout does not cover. Empty: a cache whose first use costs what
+	// later ones do.
+	Warm string
 }
 
 // Agents are the UNIX sockets a family's programs talk to.
@@ -225,11 +231,12 @@ var registry = []Family{
 		RunsPrograms: true,
 		Network: Network{Fetch: []string{"get", "install", "mod", "work", "list"}, Subcommands: goSubcommands,
 			Reason: "they resolve and download modules through GOPROXY (cmd/go/internal/modfetch), go list -m to list module versions; build, test and run fetch only missing modules, which go mod download fetches first"},
-		Caches:     []Cache{{Env: "GOCACHE", Dir: "go-build", User: ".cache/go-build"}, {Env: "GOMODCACHE", Dir: "go-mod", User: "go/pkg/mod"}, {Env: "GOPATH", Dir: "go-path"}},
+		Caches:     []Cache{{Env: "GOCACHE", Dir: "go-build", User: ".cache/go-build", Warm: "trim.txt"}, {Env: "GOMODCACHE", Dir: "go-mod", User: "go/pkg/mod"}, {Env: "GOPATH", Dir: "go-path"}},
 		HomeConfig: []string{".config/go"},
 		Children:   []string{"git", "cc"},
 		SandboxSource: "go help environment (GOCACHE, GOMODCACHE, GOPATH; defaults beneath $HOME; go env -w writes os.UserConfigDir()/go/env); " +
-			"go build runs the compiler, go test the test binaries it builds in GOTMPDIR; children: git for VCS stamping (go help buildvcs) and gcc for cgo"},
+			"go build runs the compiler, go test the test binaries it builds in GOTMPDIR; children: git for VCS stamping (go help buildvcs) and gcc for cgo; " +
+			"cmd/go/internal/cache writes GOCACHE/trim.txt when a command that built into it completes (a killed or list-only one leaves none)"},
 	{Name: "npm", Programs: []string{"npm"}, Recognize: checkNpm, Secrets: npmTable.read, Source: "npm 9–11 nopt definitions",
 		RunsPrograms: true, Network: npmFetch, Caches: []Cache{{Env: "npm_config_cache", Dir: "npm", User: ".npm"}}, HomeConfig: []string{".npmrc"},
 		Children:      []string{"git"},
