@@ -23,4 +23,3 @@ func SigningDenials(p *plan.Call, stderr []byte) []Denial {
 	}
 	return nil
 }
-
