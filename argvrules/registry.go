@@ -209,7 +209,7 @@ var registry = []Family{
 			"(git-sh-setup.sh, git-sh-i18n.sh; each seen denied in test/day); true is the pinned core.editor, ssh the pinned core.sshCommand, " +
 			"gpg, gpgsm and ssh-keygen the pinned gpg.*.program (package git ChildConfig); git-lfs is the filter.lfs.process of git lfs install; " +
 			"git-config(1) FILES: ~/.gitconfig, $XDG_CONFIG_HOME/git/config; signing: GnuPG 2.2 gpg reads pubring.kbx and trustdb.gpg in ~/.gnupg " +
-			"(works read-only) and asks gpg-agent (gpgconf --list-dirs agent-socket), ssh-keygen -Y sign reads user.signingKey when it is a public key and asks ssh-agent for the signature (a private key file is never granted: any git subcommand can print what it reads)"},
+			"(read-only: on a read-only mount gpg takes no lock; under an unprivileged server access(2) says writable, gpg wants pubring.kbx.lock and fails unless gpg.conf says lock-never; test/day TestSigningUsers) and asks gpg-agent (gpgconf --list-dirs agent-socket), ssh-keygen -Y sign reads user.signingKey when it is a public key and asks ssh-agent for the signature (a private key file is never granted: any git subcommand can print what it reads)"},
 	{Name: "rg", Programs: []string{"rg"}, Recognize: checkRg, Secrets: rgSecrets, Source: "ripgrep 13/14 flag definitions",
 		SandboxSource: "ripgrep 14 crates/cli: --pre and the --search-zip decompressors are the only programs rg runs"},
 	{Name: "split", Programs: []string{"split", "gsplit"}, Recognize: checkSplit, Secrets: splitSecrets, Source: "GNU coreutils 9.1 split --help",
