@@ -27,8 +27,8 @@ import (
 // unprivileged server's gpg cannot tell (Landlock does not answer
 // access(2)), wants a lock file beside its keyring and fails, and the
 // result and the audit record then name the signing denial and what
-// signs confined. With lock-never in gpg.conf, as the hint says, both
-// sign and verify.
+// signs confined, as a start-up warning did before. With lock-never in
+// gpg.conf, as both say, it signs and verifies.
 func TestSigningUsers(t *testing.T) {
 	if abi, err := sandbox.KernelABI(); err != nil || abi < sandbox.ABINetwork {
 		t.Skipf("Landlock ABI %d (%v): the default sandbox does not confine here", abi, err)
@@ -88,6 +88,10 @@ func signAs(t *testing.T, cred *syscall.Credential) {
 	cmd := exec.Command(binary, filepath.Dir(repo))
 	cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "ALLOW_COMMANDS=git", "MCP_SHELL_AUDIT_LOG=" + auditLog}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	serverLog, err := os.Create(filepath.Join(root, "server.log"))
+	must(t, err)
+	defer serverLog.Close()
+	cmd.Stderr = serverLog
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	s, err := mcp.NewClient(&mcp.Implementation{Name: "day", Version: "0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil)
@@ -117,6 +121,12 @@ func signAs(t *testing.T, cred *syscall.Credential) {
 		t.Errorf("the failed signature's audit record has no signing denial: %s", clip(lastRecord(t, auditLog), 1500))
 	}
 	t.Logf("%s, no lock-never: signed %v", credName(cred), ok)
+	// The start-up lines were written before the first answer.
+	startup, err := os.ReadFile(serverLog.Name())
+	must(t, err)
+	if warned := strings.Contains(string(startup), "git signing with gpg fails"); warned != !ok {
+		t.Errorf("signed %v, and the start-up warning about gpg signing was written %v:\n%s", ok, warned, clip(string(startup), 3000))
+	}
 
 	gpgConf := filepath.Join(home, ".gnupg", "gpg.conf")
 	must(t, os.WriteFile(gpgConf, []byte("lock-never\n"), 0o600))
