@@ -133,6 +133,12 @@ type Cache struct {
 	// Empty for a directory that also holds programs the user runs
 	// (GOPATH/bin, CARGO_HOME/bin), which stays the server's.
 	User string
+	// Warm, for a build cache, is the file the program writes in it once
+	// a build into it completed; without it the next build compiles
+	// every dependency (go's standard library), which the default
+	// timeout does not cover. Empty: a cache whose first use costs what
+	// later ones do.
+	Warm string
 }
 
 // Agents are the UNIX sockets a family's programs talk to.
@@ -203,7 +209,7 @@ var registry = []Family{
 			"(git-sh-setup.sh, git-sh-i18n.sh; each seen denied in test/day); true is the pinned core.editor, ssh the pinned core.sshCommand, " +
 			"gpg, gpgsm and ssh-keygen the pinned gpg.*.program (package git ChildConfig); git-lfs is the filter.lfs.process of git lfs install; " +
 			"git-config(1) FILES: ~/.gitconfig, $XDG_CONFIG_HOME/git/config; signing: GnuPG 2.2 gpg reads pubring.kbx and trustdb.gpg in ~/.gnupg " +
-			"(works read-only) and asks gpg-agent (gpgconf --list-dirs agent-socket), ssh-keygen -Y sign reads user.signingKey when it is a public key and asks ssh-agent for the signature (a private key file is never granted: any git subcommand can print what it reads)"},
+			"(read-only: on a read-only mount gpg takes no lock; under an unprivileged server access(2) says writable, gpg wants pubring.kbx.lock and fails unless gpg.conf says lock-never; test/day TestSigningUsers) and asks gpg-agent (gpgconf --list-dirs agent-socket), ssh-keygen -Y sign reads user.signingKey when it is a public key and asks ssh-agent for the signature (a private key file is never granted: any git subcommand can print what it reads)"},
 	{Name: "rg", Programs: []string{"rg"}, Recognize: checkRg, Secrets: rgSecrets, Source: "ripgrep 13/14 flag definitions",
 		SandboxSource: "ripgrep 14 crates/cli: --pre and the --search-zip decompressors are the only programs rg runs"},
 	{Name: "split", Programs: []string{"split", "gsplit"}, Recognize: checkSplit, Secrets: splitSecrets, Source: "GNU coreutils 9.1 split --help",
@@ -225,11 +231,12 @@ var registry = []Family{
 		RunsPrograms: true,
 		Network: Network{Fetch: []string{"get", "install", "mod", "work", "list"}, Subcommands: goSubcommands,
 			Reason: "they resolve and download modules through GOPROXY (cmd/go/internal/modfetch), go list -m to list module versions; build, test and run fetch only missing modules, which go mod download fetches first"},
-		Caches:     []Cache{{Env: "GOCACHE", Dir: "go-build", User: ".cache/go-build"}, {Env: "GOMODCACHE", Dir: "go-mod", User: "go/pkg/mod"}, {Env: "GOPATH", Dir: "go-path"}},
+		Caches:     []Cache{{Env: "GOCACHE", Dir: "go-build", User: ".cache/go-build", Warm: "trim.txt"}, {Env: "GOMODCACHE", Dir: "go-mod", User: "go/pkg/mod"}, {Env: "GOPATH", Dir: "go-path"}},
 		HomeConfig: []string{".config/go"},
 		Children:   []string{"git", "cc"},
 		SandboxSource: "go help environment (GOCACHE, GOMODCACHE, GOPATH; defaults beneath $HOME; go env -w writes os.UserConfigDir()/go/env); " +
-			"go build runs the compiler, go test the test binaries it builds in GOTMPDIR; children: git for VCS stamping (go help buildvcs) and gcc for cgo"},
+			"go build runs the compiler, go test the test binaries it builds in GOTMPDIR; children: git for VCS stamping (go help buildvcs) and gcc for cgo; " +
+			"cmd/go/internal/cache writes GOCACHE/trim.txt when a command that built into it completes (a killed or list-only one leaves none)"},
 	{Name: "npm", Programs: []string{"npm"}, Recognize: checkNpm, Secrets: npmTable.read, Source: "npm 9–11 nopt definitions",
 		RunsPrograms: true, Network: npmFetch, Caches: []Cache{{Env: "npm_config_cache", Dir: "npm", User: ".npm"}}, HomeConfig: []string{".npmrc"},
 		Children:      []string{"git"},

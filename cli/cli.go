@@ -260,6 +260,7 @@ func logSandbox(log *slog.Logger, cfg *config.Config, l *sandbox.Launcher) {
 		}
 		log.Info("sandbox: every stage runs confined by Landlock in a domain of its own", append(attrs, "cache_dir", l.CacheDir())...)
 		logCaches(log, l.Caches(cfg.ChildHome))
+		warnGPGSigning(log, cfg, ro)
 	case !sandbox.KernelSandbox && l.Mode() == sandbox.ModeLimits:
 		log.Warn("sandbox: the kernel sandbox is not available on this platform (only limits apply)", append(attrs, "reason", l.Fallback())...)
 	case !sandbox.KernelSandbox:

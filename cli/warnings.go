@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/audit"
@@ -123,4 +125,59 @@ func warnPrograms(log *slog.Logger, cfg *config.Config, parent func(string) (str
 		log.Warn("allowlisted programs are not in the child PATH: their calls will fail until MCP_SHELL_SAFE_PATH names their directories",
 			"programs", strings.Join(missing, ", "), "child_path", childPath)
 	}
+}
+
+// warnGPGSigning warns, under a Landlock sandbox without read-only
+// mounts (an unprivileged server), when git is allowlisted and the
+// children's home has a gpg keyring but its gpg.conf does not say
+// lock-never: gpg sees ~/.gnupg writable (Landlock does not answer
+// access(2)), wants a lock file beside the keyring, and every signed
+// commit fails confined. ~/.gnupg never becomes writable to a stage
+// (gpg.conf and gpg-agent.conf name programs the user's agent runs
+// outside the sandbox), so the warning names what signs confined.
+func warnGPGSigning(log *slog.Logger, cfg *config.Config, readOnlyMounts bool) {
+	if readOnlyMounts || !filepath.IsAbs(cfg.ChildHome) || !allowsProgram(cfg, "git") {
+		return
+	}
+	dir := filepath.Join(cfg.ChildHome, ".gnupg")
+	keyring := false
+	for _, name := range []string{"pubring.kbx", "pubring.gpg"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			keyring = true
+		}
+	}
+	if !keyring || lockNever(filepath.Join(dir, "gpg.conf")) {
+		return
+	}
+	log.Warn("git signing with gpg fails in the sandbox of this unprivileged server: gpg wants a lock file beside its keyring in ~/.gnupg, which stays read-only; "+
+		"lock-never in gpg.conf, or signing with ssh (gpg.format=ssh through ssh-agent), signs confined (docs/sandbox.md)", "gpg_conf", filepath.Join(dir, "gpg.conf"))
+}
+
+// allowsProgram reports whether the allowlist names program or a pattern
+// matches it.
+func allowsProgram(cfg *config.Config, program string) bool {
+	if slices.Contains(cfg.Commands, program) {
+		return true
+	}
+	for _, re := range cfg.Patterns {
+		if re.MatchString(program) {
+			return true
+		}
+	}
+	return false
+}
+
+// lockNever reports whether a gpg.conf has the lock-never option (a line
+// of its own; "#" starts a comment, GnuPG's options file syntax).
+func lockNever(path string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	for line := range strings.Lines(string(b)) {
+		if strings.TrimSpace(strings.SplitN(line, "#", 2)[0]) == "lock-never" {
+			return true
+		}
+	}
+	return false
 }

@@ -62,3 +62,53 @@ func TestWarnPrograms(t *testing.T) {
 		t.Errorf("the added toolchain directory is not stated:\n%s", out)
 	}
 }
+
+// TestWarnGPGSigning: an unprivileged server with git allowlisted and a
+// gpg keyring in the children's home warns once that signing needs
+// lock-never, unless gpg.conf has it (also behind spaces, before a
+// comment); read-only mounts, no git, no keyring or no home warn nothing.
+func TestWarnGPGSigning(t *testing.T) {
+	keyring := func(conf string) string {
+		home := t.TempDir()
+		gnupg := filepath.Join(home, ".gnupg")
+		if err := os.MkdirAll(gnupg, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(gnupg, "pubring.kbx"), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if conf != "" {
+			if err := os.WriteFile(filepath.Join(gnupg, "gpg.conf"), []byte(conf), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return home
+	}
+	for _, tc := range []struct {
+		name     string
+		home     string
+		commands []string
+		readOnly bool
+		warn     bool
+	}{
+		{"keyring, no gpg.conf", keyring(""), []string{"git"}, false, true},
+		{"gpg.conf without lock-never", keyring("# lock-never\nuse-agent\n"), []string{"git"}, false, true},
+		{"lock-never", keyring("use-agent\n  lock-never  # no locks: ~/.gnupg is read-only to the sandbox\n"), []string{"git"}, false, false},
+		{"read-only mounts", keyring(""), []string{"git"}, true, false},
+		{"no git", keyring(""), []string{"ls"}, false, false},
+		{"no keyring", t.TempDir(), []string{"git"}, false, false},
+		{"no home", "", []string{"git"}, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			warnGPGSigning(slog.New(slog.NewTextHandler(&buf, nil)), &config.Config{Commands: tc.commands, ChildHome: tc.home}, tc.readOnly)
+			out := buf.String()
+			if got := strings.Count(out, "level=WARN"); got != map[bool]int{true: 1}[tc.warn] {
+				t.Fatalf("%d warnings, want warn=%v:\n%s", got, tc.warn, out)
+			}
+			if tc.warn && (!strings.Contains(out, "lock-never") || !strings.Contains(out, "gpg.format=ssh")) {
+				t.Errorf("the warning does not name lock-never and ssh signing:\n%s", out)
+			}
+		})
+	}
+}

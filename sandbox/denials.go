@@ -20,6 +20,9 @@ const (
 	// DeniedCredentials: a registry refused a stage that had the user's
 	// configuration without its credentials (Target: the family).
 	DeniedCredentials = "credentials"
+	// DeniedSigning: git's signing program failed in a confined git
+	// stage (Target: the program); git prints only that it failed.
+	DeniedSigning = "signing"
 )
 
 // Denial is one access the sandbox refused a stage. Guess marks a denial
@@ -51,6 +54,8 @@ func (d Denial) String() string {
 		return "TCP to " + t
 	case DeniedCredentials:
 		return d.Target + "'s registry credentials"
+	case DeniedSigning:
+		return d.Target + "'s signature (git hides " + d.Target + "'s error)"
 	}
 	return "access to " + t
 }
@@ -199,6 +204,11 @@ func Hint(ds []Denial) string {
 		}
 		widen = append(widen, "the family read its configuration without the tokens and passwords; MCP_SHELL_SANDBOX_CREDENTIALS="+
 			strings.Join(fams, ",")+" grants the real files (its scripts and the code it installs can then read the tokens)")
+	}
+	if kinds[DeniedSigning] {
+		widen = append(widen, "gpg signs only through a gpg-agent already running (it cannot start one), and it locks its keyring in ~/.gnupg, "+
+			"which stays read-only (gpg cannot tell when the server is unprivileged): lock-never in ~/.gnupg/gpg.conf, or signing with ssh "+
+			"(gpg.format=ssh through ssh-agent), signs confined; ~/.gnupg never becomes writable, since gpg.conf and gpg-agent.conf name programs that run outside the sandbox")
 	}
 	lead := "The sandbox denied "
 	if guess {

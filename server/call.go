@@ -141,7 +141,8 @@ func denialsIn(o outcome, stderr []byte) []sandbox.Denial {
 	if o.kind != ran || !pipelineStatus(o.run).failed || !sandbox.Confined(o.plan) {
 		return nil
 	}
-	return append(sandbox.GuessDenials(stderr), sandbox.CredentialDenials(o.plan, stderr)...)
+	ds := append(sandbox.GuessDenials(stderr), sandbox.CredentialDenials(o.plan, stderr)...)
+	return append(ds, sandbox.SigningDenials(o.plan, stderr)...)
 }
 
 // hintBytes is how much of a job's retained stderr is read for the
@@ -179,6 +180,10 @@ func (s *Server) spec(c call, pl *plan.Call) *runner.Spec {
 	}
 	if c.timeout != nil {
 		spec.Timeout = min(*c.timeout, l.MaxTimeout)
+	} else if coldCache(pl) != "" {
+		// The first build into an empty cache: a call that asked for no
+		// timeout gets the most it could have asked for.
+		spec.Timeout = max(spec.Timeout, l.MaxTimeout)
 	}
 	if c.stdin != nil {
 		spec.Stdin = []byte(*c.stdin)

@@ -16,6 +16,9 @@ type row struct {
 	// light marks the rows of the sampled run (the README's test
 	// command): the examples and one row of each family.
 	light bool
+	// cold runs the row on the fixture's cold server: the default
+	// configuration, whose caches are empty until its first call.
+	cold bool
 }
 
 func r(family, dir string, argv ...string) row { return row{family: family, dir: dir, argv: argv} }
@@ -24,6 +27,7 @@ func (x row) in(stdin string) row  { x.stdin = stdin; return x }
 func (x row) wants(s string) row   { x.want = s; return x }
 func (x row) need(p ...string) row { x.needs = p; return x }
 func (x row) key() row             { x.light = true; return x }
+func (x row) onCold() row          { x.cold = true; return x }
 
 // corpus is the day, in order: later rows work on what earlier ones made.
 // Every row must succeed unconfined.
@@ -90,11 +94,18 @@ var corpus = []row{
 
 	// go in a git repository: VCS stamping runs git.
 	r("go", "gomod", "go", "version").key(),
+	// Found where the toolchain installs it, which the default safe
+	// PATH gains at start-up.
+	r("go", "gomod", "go", "env", "GOROOT").wants("/usr/local/go").need("/usr/local/go/bin/go").key(),
 	r("go", "gomod", "go", "build", "./...").key(),
 	r("go", "gomod", "go", "build", "-o", "hello", "./cmd/hello"),
 	r("go", "gomod", "go", "test", "./...").key(),
 	r("go", "gomod", "go", "test", "-count=1", "-run", "TestAdd", "."),
 	r("go", "gomod", "go", "vet", "./...").key(),
+	// The first go vet of a server of the default configuration, in a
+	// fresh module: the sandbox's own build cache starts empty, and the
+	// call keeps the default timeout.
+	r("go", "coldvet", "go", "vet", "./...").onCold().key(),
 	r("go", "gomod", "go", "list", "./..."),
 	r("go", "gomod", "go", "list", "-m", "all").key(),
 	r("go", "gomod", "go", "mod", "tidy"),
@@ -123,7 +134,8 @@ var corpus = []row{
 	// make wrapping cc, git, go and npm.
 	r("make", "mk", "make").need("cc").key(),
 	r("make", "mk", "make", "git").key(),
-	r("make", "mk", "make", "gotest").key(),
+	r("make", "mk", "make", "test").key(),
+	r("make", "mk", "make", "gotest"),
 	r("make", "mk", "make", "gobuild"),
 	r("make", "mk", "make", "npmtest").need("npm").key(),
 	r("make", "mk", "make", "-n", "all"),

@@ -65,6 +65,9 @@ func (f *fixture) buildProbe(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("building the probe: %v\n%s", err, out)
 	}
+	// The same program as a module in the allowed directory, for go run.
+	f.write(t, "dial/go.mod", "module dial\n\ngo 1.22\n")
+	f.write(t, "dial/main.go", probeSource)
 	must(t, os.WriteFile(f.canary(), []byte("canary\n"), 0o644))
 }
 
@@ -73,7 +76,8 @@ func (f *fixture) canary() string { return filepath.Join(f.root, "canary.txt") }
 // testDenials proves, on the default-mode fixture, that a stage the
 // sandbox stopped says so in its result and its audit record: a make
 // recipe that writes outside the allowed directory, a leaf that execs
-// sh, a leaf of no network family connecting out. Each access is real:
+// sh, a leaf of no family and a program go run starts (go run has no
+// network) connecting out. Each access is real:
 // the canary stays untouched and the listener accepts nothing.
 func testDenials(t *testing.T, f *fixture) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -100,6 +104,9 @@ func testDenials(t *testing.T, f *fixture) {
 		{"make recipe writes outside", r("make", "mk", "make", "outside"), "write", "write to ../../canary.txt"},
 		{"leaf execs sh", r("leaf", "", f.probe(), "exec"), "exec", "exec of /bin/sh"},
 		{"leaf connects out", r("leaf", "", f.probe(), "connect", addr), "connect", "TCP to " + addr},
+		// go run has no network: the program it builds and starts is
+		// go's child, in go's profile.
+		{"go run program connects out", r("go", "dial", "go", "run", ".", "connect", addr), "connect", "TCP to " + addr},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := f.call(t, tc.x)

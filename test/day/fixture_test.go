@@ -33,8 +33,13 @@ type fixture struct {
 	agentSock        string   // the ssh-agent's socket ("" without one)
 	session          *mcp.ClientSession
 	server           *exec.Cmd
-	serverLog        string
-	auditLog         string
+	// cold is a second server of the default configuration (the
+	// allowlist and nothing else: the sandbox's own caches) in a home
+	// of its own, whose caches are empty until its first call.
+	coldHome    string
+	coldSession *mcp.ClientSession
+	serverLog   string
+	auditLog    string
 }
 
 // newFixture builds the projects and the home, then starts the server.
@@ -198,10 +203,15 @@ func (f *fixture) buildProjects(t *testing.T) {
 		"cgo/cgo.go":           "package cgo\n\n// int twice(int x) { return 2 * x; }\nimport \"C\"\n\n// Twice doubles through C.\nfunc Twice(x int) int { return int(C.twice(C.int(x))) }\n",
 		"cgo/cgo_test.go":      "package cgo\n\nimport \"testing\"\n\nfunc TestTwice(t *testing.T) {\n\tif Twice(2) != 4 {\n\t\tt.Fatal(\"twice\")\n\t}\n}\n",
 		".gitignore":           "hello\n",
-		"coldvet/coldvet.go":   "package coldvet\n\nimport \"encoding/json\"\n\n// Encode encodes.\nfunc Encode(v any) ([]byte, error) { return json.Marshal(v) }\n",
 		"internal/x/x.go":      "package x\n\n// X is x.\nconst X = 1\n",
 		"internal/x/x_test.go": "package x\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) {\n\tif X != 1 {\n\t\tt.Fatal(X)\n\t}\n}\n",
 	})
+
+	// A fresh module for the cold server's first go vet: its import
+	// needs the export data of encoding/json and its dependencies,
+	// compiled into an empty build cache.
+	f.write(t, "coldvet/go.mod", "module example.invalid/coldvet\n\ngo 1.22\n")
+	f.write(t, "coldvet/coldvet.go", "package coldvet\n\nimport \"encoding/json\"\n\n// Encode encodes.\nfunc Encode(v any) ([]byte, error) { return json.Marshal(v) }\n")
 
 	f.write(t, "dep/package.json", `{"name":"dep","version":"1.0.0","main":"index.js","bin":{"dep-hello":"bin.js"}}`+"\n")
 	f.write(t, "dep/index.js", "module.exports = (a, b) => a + b;\n")
@@ -241,13 +251,15 @@ func (f *fixture) buildProjects(t *testing.T) {
 }
 
 // makefile's targets wrap go, git, cc and npm, as a project's would.
-const makefile = `.PHONY: all git gotest gobuild npmtest ccbuild
+const makefile = `.PHONY: all git test gotest gobuild npmtest ccbuild
 all: ccbuild
 ccbuild:
 	cc -o hello main.c
 git:
 	git rev-parse --short HEAD
 	git log --oneline -1
+test:
+	cd ../gomod && go test -count=1 ./...
 gotest:
 	cd ../gomod && go test ./...
 gobuild:
@@ -338,10 +350,30 @@ func (f *fixture) start(t *testing.T) {
 		env = append(env, "SSH_AUTH_SOCK="+f.agentSock)
 		env[slices.Index(env, "MCP_SHELL_CHILD_ENV_ALLOWLIST=GOCACHE")] = "MCP_SHELL_CHILD_ENV_ALLOWLIST=GOCACHE,SSH_AUTH_SOCK"
 	}
+	// The cold server: the developer's allowlist and nothing else. With
+	// the sandbox off its go uses the developer's own warm cache, as in
+	// their shell; under the default the sandbox's own, which starts
+	// empty in a home without caches.
+	f.coldHome = filepath.Join(f.root, "coldhome")
+	must(t, os.MkdirAll(f.coldHome, 0o755))
+	if f.mode == "off" {
+		must(t, os.Symlink(filepath.Join(f.home, ".cache"), filepath.Join(f.coldHome, ".cache")))
+	}
+	cold := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + f.coldHome, "LANG=C.UTF-8", "USER=" + os.Getenv("USER"),
+		"ALLOW_COMMANDS=" + strings.Join(allow, ","), "MCP_SHELL_AUDIT_LOG=" + filepath.Join(f.root, "cold-audit.log")}
 	if f.mode == "off" {
 		env = append(env, "MCP_SHELL_SANDBOX=off")
+		cold = append(cold, "MCP_SHELL_SANDBOX=off")
 	}
-	logFile, err := os.Create(f.serverLog)
+	f.session, f.server = f.connect(t, env, f.serverLog)
+	f.coldSession, _ = f.connect(t, cold, filepath.Join(f.root, "cold-server.log"))
+}
+
+// connect starts the server with env, its stderr in logPath, and
+// connects a client to it.
+func (f *fixture) connect(t *testing.T, env []string, logPath string) (*mcp.ClientSession, *exec.Cmd) {
+	t.Helper()
+	logFile, err := os.Create(logPath)
 	must(t, err)
 	t.Cleanup(func() { logFile.Close() })
 	cmd := exec.Command(binary, f.work)
@@ -352,11 +384,26 @@ func (f *fixture) start(t *testing.T) {
 	defer cancel()
 	s, err := mcp.NewClient(&mcp.Implementation{Name: "day", Version: "0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil)
 	if err != nil {
-		log, _ := os.ReadFile(f.serverLog)
+		log, _ := os.ReadFile(logPath)
 		t.Fatalf("connect: %v\n%s", err, log)
 	}
-	f.session, f.server = s, cmd
 	t.Cleanup(func() { s.Close() })
+	return s, cmd
+}
+
+// warmCache is a build cache beneath the cold server's home that go has
+// already filled (its "00" entry directory), "" while there is none.
+func (f *fixture) warmCache() string {
+	var found string
+	filepath.WalkDir(f.coldHome, func(path string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() && d.Name() == "go-build" && found == "" {
+			if _, err := os.Stat(filepath.Join(path, "00")); err == nil {
+				found = path
+			}
+		}
+		return nil
+	})
+	return found
 }
 
 // outcome is what one call did.
@@ -376,9 +423,18 @@ func (f *fixture) call(t *testing.T, r row) outcome {
 	if len(r.envs) > 0 {
 		args["envs"] = r.envs
 	}
+	session := f.session
+	if r.cold {
+		// No timeout in the call: the default's, with every package's
+		// export data compiled into the empty cache.
+		if c := f.warmCache(); c != "" && f.mode != "off" {
+			return outcome{exit: "warm", text: "the cold server already has a build cache: " + c}
+		}
+		session = f.coldSession
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
-	res, err := f.session.CallTool(ctx, &mcp.CallToolParams{Name: "shell_execute", Arguments: args})
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "shell_execute", Arguments: args})
 	if err != nil {
 		return outcome{exit: "protocol", text: err.Error()}
 	}

@@ -1,0 +1,50 @@
+package sandbox
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/plan"
+)
+
+// TestSigningDenials: git's gpg failure in a confined git stage is a
+// signing denial whose hint names what signs confined (lock-never, ssh
+// signing) and that ~/.gnupg stays read-only; the same message from an
+// unconfined stage, or another family's, is none.
+func TestSigningDenials(t *testing.T) {
+	git := func(mode string) *plan.Call {
+		return &plan.Call{Stages: []plan.Stage{{Family: "git", Confinement: plan.Confinement{Mode: mode}}}}
+	}
+	stderr := []byte("error: gpg failed to sign the data\nfatal: failed to write commit object\n")
+	for _, tc := range []struct {
+		name   string
+		p      *plan.Call
+		stderr []byte
+		want   int
+	}{
+		{"confined git commit -S", git(ModeLandlock), stderr, 1},
+		{"unconfined", git(ModeOff), stderr, 0},
+		{"another message", git(ModeLandlock), []byte("fatal: not a git repository\n"), 0},
+		{"not git", &plan.Call{Stages: []plan.Stage{{Family: "make", Confinement: plan.Confinement{Mode: ModeLandlock}}}}, stderr, 0},
+		{"no plan", nil, stderr, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ds := SigningDenials(tc.p, tc.stderr)
+			if len(ds) != tc.want {
+				t.Fatalf("%d denials, want %d: %+v", len(ds), tc.want, ds)
+			}
+			if tc.want == 0 {
+				return
+			}
+			h := Hint(ds)
+			for _, want := range []string{"a guess", "gpg's signature", "lock-never", "gpg.format=ssh", "gpg-agent", "read-only", "MCP_SHELL_SANDBOX=off"} {
+				if !strings.Contains(h, want) {
+					t.Errorf("hint %q lacks %q", h, want)
+				}
+			}
+			if strings.Contains(h, "\n") {
+				t.Errorf("hint %q is more than one line", h)
+			}
+		})
+	}
+}

@@ -1,0 +1,67 @@
+package server
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
+	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
+	"github.com/seed-b63acb1b/mcp-shell-server/plan"
+)
+
+// coldCache names the first build cache of pl's stages that no build has
+// completed into yet (argvrules.Cache.Warm), as NAME=DIR, or "": the
+// sandbox's own caches start empty, and the first go vet or go test into
+// one compiles the standard library, which takes longer than the default
+// timeout on a busy machine. Only the caches of a stage's own family and
+// of the families it starts (make's go) count; a cache the stage's
+// environment does not name (the sandbox off: the user's own) never does.
+func coldCache(pl *plan.Call) string {
+	if pl == nil {
+		return ""
+	}
+	for _, st := range pl.Stages {
+		for _, fam := range stageFamilies(st.Family) {
+			for _, c := range fam.Caches {
+				if c.Warm == "" {
+					continue
+				}
+				dir, ok := childenv.Lookup(st.Env, c.Env)
+				if !ok || !filepath.IsAbs(dir) {
+					continue
+				}
+				if _, err := os.Stat(filepath.Join(dir, c.Warm)); errors.Is(err, fs.ErrNotExist) {
+					return c.Env + "=" + dir
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// stageFamilies are the family named and the families it starts.
+func stageFamilies(name string) []*argvrules.Family {
+	if name == "" {
+		return nil
+	}
+	var own *argvrules.Family
+	byName := map[string]*argvrules.Family{}
+	for _, f := range argvrules.All() {
+		byName[f.Name] = f
+		if f.Name == name {
+			own = f
+		}
+	}
+	if own == nil {
+		return nil
+	}
+	out := []*argvrules.Family{own}
+	for _, c := range own.Children {
+		if f := byName[c]; f != nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
