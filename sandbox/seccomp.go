@@ -170,8 +170,8 @@ type nrRange struct {
 	to     string
 }
 
-// nrRanges is every system call number the filter does not refuse with
-// EPERM, as sorted, disjoint ranges with their labels: stageSyscalls
+// nrRanges is every system call number the filter does not refuse
+// outright, as sorted, disjoint ranges with their labels: stageSyscalls
 // ("allow"), enosysSyscalls ("enosys") and the calls checked by their
 // arguments (each its own label). The search over them is the first
 // thing every system call meets, so the kernel's precomputed answer for
