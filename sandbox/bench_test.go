@@ -83,8 +83,10 @@ func BenchmarkStart(b *testing.B) {
 
 // BenchmarkConfineFromInside is the work the thread does in every new
 // stage at its stop after execve: entering the nested domain, closing the
-// scoping ruleset, installing the seccomp filter (the kernel converts and
-// compiles it each time), against the nested domain alone.
+// scoping ruleset, adding stageTail to the filter inherited from the
+// thread, against the nested domain alone and against installing the
+// whole allowlist per stage instead (the kernel converts and compiles a
+// filter each time it is installed).
 func BenchmarkConfineFromInside(b *testing.B) {
 	requireLandlock(b)
 	abi, _ := KernelABI()
@@ -101,7 +103,7 @@ func BenchmarkConfineFromInside(b *testing.B) {
 	for _, bc := range []struct {
 		name   string
 		filter []unix.SockFilter
-	}{{"scope", nil}, {"scope+filter", filter}} {
+	}{{"scope", nil}, {"scope+tail", stageTail}, {"scope+allowlist", filter}} {
 		b.Run(bc.name, func(b *testing.B) {
 			runtime.LockOSThread() // the tracer is this thread
 			defer runtime.UnlockOSThread()

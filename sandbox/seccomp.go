@@ -65,9 +65,13 @@ const sockTypeMask = 0xf
 const netlinkRoute = 0
 
 // filterKind selects a stage's filter: whether it may use the network
-// and whether it may create AF_UNIX sockets.
+// and whether it may create AF_UNIX sockets. thread selects the filter of
+// the restricted thread that starts such stages instead: the same
+// allowlist but for clone3, which the thread's own fork needs (it places
+// the stage in the call's cgroup with CLONE_INTO_CGROUP); each stage then
+// adds stageTail, so that what it may call is exactly the stage filter.
 type filterKind struct {
-	network, unixSockets bool
+	network, unixSockets, thread bool
 }
 
 // Return values of the filter.
@@ -100,7 +104,7 @@ func syscallFilter(k filterKind) ([]unix.SockFilter, error) {
 	a.jump(unix.BPF_JGE, x32Bit, "", "special")
 	a.ret(retDeny)
 	a.label("special")
-	a.ranges(nrRanges(), 0)
+	a.ranges(nrRanges(k.thread), 0)
 	a.label("allow")
 	a.ret(retAllow)
 	a.label("deny")
@@ -172,12 +176,12 @@ type nrRange struct {
 
 // nrRanges is every system call number the filter does not refuse
 // outright, as sorted, disjoint ranges with their labels: stageSyscalls
-// ("allow"), enosysSyscalls ("enosys") and the calls checked by their
-// arguments (each its own label). The search over them is the first
+// ("allow"), enosysSyscalls ("enosys"; for a thread's filter clone3 is
+// allowed) and the calls checked by their arguments (each its own label). The search over them is the first
 // thing every system call meets, so the kernel's precomputed answer for
 // each number (and every stage's own calls) passes a handful of
 // comparisons.
-func nrRanges() []nrRange {
+func nrRanges(thread bool) []nrRange {
 	to := map[uint32]string{}
 	for _, g := range stageSyscalls {
 		for _, nr := range g.nrs {
@@ -186,6 +190,9 @@ func nrRanges() []nrRange {
 	}
 	for _, nr := range enosysSyscalls {
 		to[uint32(nr)] = "enosys"
+	}
+	if thread {
+		to[unix.SYS_CLONE3] = "allow"
 	}
 	for nr, label := range map[uint32]string{unix.SYS_SOCKET: "socket", unix.SYS_SOCKETPAIR: "socketpair", unix.SYS_CLONE: "clone", unix.SYS_PERSONALITY: "personality"} {
 		to[nr] = label
@@ -328,9 +335,29 @@ func stageFilter(k filterKind) ([]unix.SockFilter, error) {
 	return prog, nil
 }
 
+// stageTail is the filter a stage installs on top of its thread's
+// (filterKind.thread): clone3 answered ENOSYS, everything else left to
+// the thread's filter. The kernel applies the most restrictive answer of
+// every filter a task has, so the stage gets the stage filter's answers
+// while converting and compiling four instructions instead of the whole
+// allowlist, which every stage of a thread shares.
+var stageTail = func() []unix.SockFilter {
+	var a bpfAsm
+	a.ld(offNr)
+	a.jump(unix.BPF_JEQ, unix.SYS_CLONE3, "", "allow")
+	a.ret(retENOSYS)
+	a.label("allow")
+	a.ret(retAllow)
+	prog, err := a.assemble()
+	if err != nil {
+		panic(err) // fixed jumps within four instructions
+	}
+	return prog
+}()
+
 // installFilter installs the filter of kind k on the calling thread
-// (which then execs; the filter survives execve). no_new_privs must be
-// set.
+// (which then execs, or, for a restricted thread, forks its stages; the
+// filter survives execve and is inherited). no_new_privs must be set.
 func installFilter(k filterKind) error {
 	prog, err := stageFilter(k)
 	if err != nil {

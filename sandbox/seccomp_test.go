@@ -82,9 +82,25 @@ func TestFilterAnswers(t *testing.T) {
 	kinds := []filterKind{{}, {unixSockets: true}, {network: true}, {network: true, unixSockets: true}}
 	for _, k := range kinds {
 		t.Run(fmt.Sprintf("network=%v,unix=%v", k.network, k.unixSockets), func(t *testing.T) {
-			prog, err := syscallFilter(k)
+			stage, err := syscallFilter(k)
 			if err != nil {
 				t.Fatal(err)
+			}
+			tk := k
+			tk.thread = true
+			thread, err := syscallFilter(tk)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A stage started from a restricted thread runs under the
+			// thread's filter and stageTail: it must get the stage
+			// filter's answer for every call; the thread itself may
+			// call clone3.
+			if got := runFilter(t, thread, seccompData{nr: unix.SYS_CLONE3, arch: arch}); got != retAllow {
+				t.Errorf("clone3 on the thread: answer %#x, want allowed", got)
+			}
+			answers := func(d seccompData) (alone, onThread uint32) {
+				return runFilter(t, stage, d), stacked(runFilter(t, stageTail, d), runFilter(t, thread, d))
 			}
 			for nr := uint32(0); nr < 1024; nr++ {
 				if slices.Contains(special, nr) {
@@ -97,24 +113,41 @@ func TestFilterAnswers(t *testing.T) {
 				case allowed[nr]:
 					want = retAllow
 				}
-				if got := runFilter(t, prog, seccompData{nr: nr, arch: arch}); got != want {
-					t.Errorf("system call %d: answer %#x, want %#x", nr, got, want)
-				}
-				if got := runFilter(t, prog, seccompData{nr: nr | x32Bit, arch: arch}); got != retDeny {
-					t.Errorf("x32 system call %d: answer %#x, want EPERM", nr, got)
-				}
-				if got := runFilter(t, prog, seccompData{nr: nr, arch: arch ^ 1}); got != retENOSYS {
-					t.Errorf("system call %d of another ABI: answer %#x, want ENOSYS", nr, got)
+				for _, c := range []struct {
+					what string
+					d    seccompData
+					want uint32
+				}{
+					{"", seccompData{nr: nr, arch: arch}, want},
+					{"x32 ", seccompData{nr: nr | x32Bit, arch: arch}, retDeny},
+					{"another ABI's ", seccompData{nr: nr, arch: arch ^ 1}, retENOSYS},
+				} {
+					alone, onThread := answers(c.d)
+					if alone != c.want || onThread != c.want {
+						t.Errorf("%ssystem call %d: answer %#x, on a thread's filter %#x, want %#x", c.what, nr, alone, onThread, c.want)
+					}
 				}
 			}
 			for _, c := range argumentCases(k) {
-				d := seccompData{nr: c.nr, arch: arch, args: c.args}
-				if got := runFilter(t, prog, d); got != c.want {
-					t.Errorf("%s: answer %#x, want %#x", c.name, got, c.want)
+				alone, onThread := answers(seccompData{nr: c.nr, arch: arch, args: c.args})
+				if alone != c.want || onThread != c.want {
+					t.Errorf("%s: answer %#x, on a thread's filter %#x, want %#x", c.name, alone, onThread, c.want)
 				}
 			}
+
 		})
 	}
+}
+
+// stacked is the answer of a task with two filters, latest answering
+// first: the more restrictive action (the lower as a signed number:
+// SECCOMP_RET_KILL_PROCESS first, SECCOMP_RET_ALLOW last), the latest
+// filter's on a tie (kernel/seccomp.c seccomp_run_filters).
+func stacked(latest, earlier uint32) uint32 {
+	if int32(earlier&unix.SECCOMP_RET_ACTION_FULL) < int32(latest&unix.SECCOMP_RET_ACTION_FULL) {
+		return earlier
+	}
+	return latest
 }
 
 type argumentCase struct {

@@ -152,15 +152,22 @@ func (t *thread) run(pl applied, first startReq) {
 }
 
 // threadKey identifies a thread's restrictions (see the comment at the
-// top of this file): every field of the policy, each list as its length
+// top of this file): its seccomp filter's kind, every field of the policy, each list as its length
 // and its entries ended by NUL (which no path holds, so no two policies
 // share a key), then the identity of each path not held open.
 func threadKey(pl applied) string {
+	b := make([]byte, 0, 512)
+	if f := pl.filter; f != nil {
+		b = append(b, "filter "...)
+		b = strconv.AppendBool(b, f.network)
+		b = append(b, ' ')
+		b = strconv.AppendBool(b, f.unixSockets)
+		b = append(b, ' ')
+	}
 	if !pl.landlock {
-		return "no_new_privs"
+		return string(append(b, "no_new_privs"...))
 	}
 	p := pl.policy
-	b := make([]byte, 0, 512)
 	b = strconv.AppendInt(b, int64(p.ABI), 10)
 	b = append(b, ' ')
 	b = strconv.AppendBool(b, p.Net)
