@@ -27,6 +27,7 @@ func (b *bench) beforeAfter(ctx context.Context) error {
 		func() error { return b.goalFullText(ctx, p, bins) },
 		func() error { return b.goalCapTail(ctx, p, bins) },
 		func() error { return b.goalHTTP(ctx, p, bins) },
+		func() error { return b.goalSandboxStage(ctx, p, bins) },
 	}
 	for _, s := range steps {
 		if err := s(); err != nil {
@@ -73,6 +74,58 @@ func (b *bench) goalTrue(ctx context.Context, p *part, bins []struct{ name, bin 
 	f := medianDuration(ss[0].d)
 	r := func(s *series) float64 { return ratio(medianDuration(s.d), f) }
 	b.goalRow(p, "`true`, stdio, p50", ms(f)+" ms", fmt.Sprintf("%.2f× F", r(ss[1])), fmt.Sprintf("%.2f× F (%s ms)", r(ss[2]), ms(medianDuration(ss[2].d))), "≤ 1.2× F", r(ss[2]) <= 1.2)
+	return nil
+}
+
+// goalSandboxStage: the sandbox's cost per stage (auto − off, p50) for
+// each build, `true` and `true | true | true`, through four servers (each
+// build with MCP_SHELL_SANDBOX=off and auto) in one interleaved loop per
+// pipeline, so that both builds' differences come from the same noise.
+func (b *bench) goalSandboxStage(ctx context.Context, p *part, bins []struct{ name, bin string }) error {
+	type pair struct{ off, auto *series }
+	for _, c := range []struct {
+		label  string
+		argv   []string
+		stages int
+		n      int
+	}{
+		{"`true`", []string{"true"}, 1, max(b.o.n/2, 40)},
+		{"3 × `true`, piped", []string{"true", "|", "true", "|", "true"}, 3, max(b.o.n/4, 20)},
+	} {
+		var ss []*series
+		pairs := make([]pair, len(bins))
+		for i, x := range bins {
+			for _, mode := range []string{"off", "auto"} {
+				var s *server
+				err := b.withBin(x.bin, func() (err error) { s, err = launch(ctx, b.oursSpec("MCP_SHELL_SANDBOX="+mode)); return err })
+				if err != nil {
+					return err
+				}
+				defer s.close()
+				se := &series{name: x.name + " " + mode, do: oursShell(s, c.argv, 0)}
+				ss = append(ss, se)
+				if mode == "off" {
+					pairs[i].off = se
+				} else {
+					pairs[i].auto = se
+				}
+			}
+		}
+		if err := interleave(ctx, c.n, pick(b.o.smoke, smokeWarmup, warmup), ss); err != nil {
+			return err
+		}
+		cost := make([]time.Duration, len(bins))
+		cells := make([]string, len(bins))
+		offs := make([]string, len(bins))
+		for i, pr := range pairs {
+			off, auto := medianDuration(pr.off.d), medianDuration(pr.auto.d)
+			cost[i] = (auto - off) / time.Duration(c.stages)
+			cells[i] = fmt.Sprintf("%s ms (auto %s, off %s)", ms(cost[i]), ms(auto), ms(off))
+			offs[i] = ms(off)
+		}
+		b.goalRow(p, fmt.Sprintf("sandbox cost per stage, %s, stdio (auto − off, p50, per stage)", c.label), "off p50: "+strings.Join(offs, " / ")+" ms",
+			cells[0], cells[1], fmt.Sprintf("≤ %g ms per stage", sandboxStageGoal.Seconds()*1000), cost[1] <= sandboxStageGoal)
+	}
 	return nil
 }
 

@@ -67,6 +67,7 @@ func (b *bench) reportSandbox(groups []*latencyGroup, warm int) {
 	perStage := max(auto1.P50-off1.P50, (auto3.P50-off3.P50)/3)
 	p.printf("auto/off for `true`: p50 %.2f× (per fifth %s), p90 %.2f×; limits/off p50 %.2f×. Overhead per stage at the median: %s ms for one stage, %s ms per stage of three.\n\n",
 		r, blocks, ratio(auto1.P90, off1.P90), ratio(quantile(groups[0].series[1].d, .5), off1.P50), ms(auto1.P50-off1.P50), ms((auto3.P50-off3.P50)/3))
+	p.printf("What each part of the sandbox costs per stage and per restricted thread (ruleset, thread, key, traced start, the stage's own domain, the seccomp allowlist) is in [bench/README.md](bench/README.md#what-each-part-of-the-sandbox-costs), from the sandbox package's micro benchmarks.\n\n")
 	b.addGoal("sandbox cost (`true`)", fmt.Sprintf("auto p50 ≤ %g × off p50", sandboxRatioGoal),
 		fmt.Sprintf("%.2f× (%s vs %s ms; per-fifth %s)", r, ms(auto1.P50), ms(off1.P50), blocks), r <= sandboxRatioGoal)
 	b.addGoal("sandbox cost per stage", "≤ 1 ms per stage (auto − off, p50)",

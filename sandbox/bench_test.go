@@ -37,18 +37,34 @@ func BenchmarkRulesetFD(b *testing.B) {
 }
 
 // BenchmarkStart is one confined start and wait of true, against the
-// same start without the launcher.
+// same start without the launcher, and in mode landlock with one part
+// of a stage's confinement left out each (its seccomp filter, its own
+// scoping domain, the read-only mounts, all three): what each part costs
+// per stage (bench/README.md, "What each part of the sandbox costs").
 func BenchmarkStart(b *testing.B) {
 	requireLandlock(b)
 	work := b.TempDir()
 	path := lookPath(b, "true")
-	for _, mode := range []string{"direct", ModeLimits, ModeLandlock} {
+	without := map[string]func(*Launcher){
+		"landlock-no-filter": func(l *Launcher) { l.filter = false },
+		"landlock-no-scope":  func(l *Launcher) { l.scope = nil },
+		"landlock-no-mounts": func(l *Launcher) { l.readOnly = false },
+		"landlock-none":      func(l *Launcher) { l.filter, l.scope, l.readOnly = false, nil, false },
+	}
+	for _, mode := range []string{"direct", ModeLimits, ModeLandlock, "landlock-no-filter", "landlock-no-scope", "landlock-no-mounts", "landlock-none"} {
 		b.Run(mode, func(b *testing.B) {
 			start := func() (*os.Process, error) {
 				return os.StartProcess(path, []string{"true"}, &os.ProcAttr{Env: []string{testPath}, Sys: &syscall.SysProcAttr{Setpgid: true}})
 			}
 			if mode != "direct" {
-				l := newLauncher(b, Config{Mode: mode, WriteDirs: []string{work}, Limits: DefaultLimits()})
+				m := mode
+				if without[mode] != nil {
+					m = ModeLandlock
+				}
+				l := newLauncher(b, Config{Mode: m, WriteDirs: []string{work}, Limits: DefaultLimits()})
+				if f := without[mode]; f != nil {
+					f(l)
+				}
 				st := stageOf(b, l.Rules, work, []string{testPath}, nil, path)
 				start = func() (*os.Process, error) {
 					return l.Start(st, &os.ProcAttr{Env: st.Env, Sys: &syscall.SysProcAttr{Setpgid: true}})
@@ -67,8 +83,10 @@ func BenchmarkStart(b *testing.B) {
 
 // BenchmarkConfineFromInside is the work the thread does in every new
 // stage at its stop after execve: entering the nested domain, closing the
-// scoping ruleset, installing the seccomp filter (the kernel converts and
-// compiles it each time), against the nested domain alone.
+// scoping ruleset, adding stageTail to the filter inherited from the
+// thread, against the nested domain alone and against installing the
+// whole allowlist per stage instead (the kernel converts and compiles a
+// filter each time it is installed).
 func BenchmarkConfineFromInside(b *testing.B) {
 	requireLandlock(b)
 	abi, _ := KernelABI()
@@ -85,7 +103,7 @@ func BenchmarkConfineFromInside(b *testing.B) {
 	for _, bc := range []struct {
 		name   string
 		filter []unix.SockFilter
-	}{{"scope", nil}, {"scope+filter", filter}} {
+	}{{"scope", nil}, {"scope+tail", stageTail}, {"scope+allowlist", filter}} {
 		b.Run(bc.name, func(b *testing.B) {
 			runtime.LockOSThread() // the tracer is this thread
 			defer runtime.UnlockOSThread()

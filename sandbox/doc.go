@@ -37,9 +37,12 @@
 //     it, stages start through the re-executed launcher).
 //   - In modes limits and landlock the stage starts from a new locked OS
 //     thread of the server that first restricts itself (no_new_privs;
-//     mode landlock: the stage's ruleset, then the socket filter unless
-//     the stage may use the network); the child inherits the thread's
-//     restrictions. The thread is never unlocked and serves every later
+//     mode landlock: the stage's ruleset and no capabilities; then the
+//     seccomp allowlist of the stage's kind with clone3 allowed, which the
+//     thread's own fork needs); the child inherits the thread's
+//     restrictions and, before its program's first instruction, enters a
+//     Landlock domain of its own and adds a filter answering clone3
+//     ENOSYS (inject_linux.go). The thread is never unlocked and serves every later
 //     stage whose restrictions are exactly its own (the policy, the
 //     filter and the inodes of the paths its ruleset names; at most
 //     maxIdleThreads idle, threadpool.go); it lives until it is retired

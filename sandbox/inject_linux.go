@@ -22,7 +22,8 @@ import (
 // its tracer, makes it execute landlock_restrict_self on a scoping
 // ruleset (scopeRuleset: signals and abstract UNIX sockets scoped, ptrace
 // limited to its own domain as every nested domain is), close that
-// ruleset, and install its seccomp filter, by placing those system calls
+// ruleset, and add its part of the seccomp filter (stageTail, on top of
+// the allowlist it inherits from the thread), by placing those system calls
 // and a breakpoint at the program counter and resuming it (the way
 // debuggers call functions in a stopped process), then restores the
 // instructions and the registers. The tracee is stopped and

@@ -6,6 +6,7 @@ package sandbox
 
 import (
 	"fmt"
+	"maps"
 	"runtime"
 	"slices"
 	"strconv"
@@ -64,9 +65,13 @@ const sockTypeMask = 0xf
 const netlinkRoute = 0
 
 // filterKind selects a stage's filter: whether it may use the network
-// and whether it may create AF_UNIX sockets.
+// and whether it may create AF_UNIX sockets. thread selects the filter of
+// the restricted thread that starts such stages instead: the same
+// allowlist but for clone3, which the thread's own fork needs (it places
+// the stage in the call's cgroup with CLONE_INTO_CGROUP); each stage then
+// adds stageTail, so that what it may call is exactly the stage filter.
 type filterKind struct {
-	network, unixSockets bool
+	network, unixSockets, thread bool
 }
 
 // Return values of the filter.
@@ -78,11 +83,13 @@ const (
 )
 
 // syscallFilter returns the stage allowlist as a BPF program, or an
-// error on an architecture without an entry in auditArch. Its layout
-// keeps every jump short and every answer next to its test: the kernel
-// converts and compiles the program and precomputes its answer for every
-// system call each time a stage installs it, so its length is part of
-// every stage's start.
+// error on an architecture without an entry in auditArch. Every system
+// call number meets one binary search over the numbers with an answer
+// (nrRanges), whose leaves share their answers: the kernel checks,
+// converts and compiles the program and walks it for every system call
+// number to precompute its answers each time a stage installs it, so its
+// length and the depth of its search are part of every stage's start
+// (BenchmarkFilterInstall).
 func syscallFilter(k filterKind) ([]unix.SockFilter, error) {
 	arch, ok := auditArch[runtime.GOARCH]
 	if !ok {
@@ -97,14 +104,11 @@ func syscallFilter(k filterKind) ([]unix.SockFilter, error) {
 	a.jump(unix.BPF_JGE, x32Bit, "", "special")
 	a.ret(retDeny)
 	a.label("special")
-	for _, nr := range enosysSyscalls {
-		a.jump(unix.BPF_JEQ, uint32(nr), "enosys", "")
-	}
-	a.jump(unix.BPF_JEQ, unix.SYS_SOCKET, "socket", "")
-	a.jump(unix.BPF_JEQ, unix.SYS_SOCKETPAIR, "socketpair", "")
-	a.jump(unix.BPF_JEQ, unix.SYS_CLONE, "clone", "")
-	a.jump(unix.BPF_JEQ, unix.SYS_PERSONALITY, "personality", "")
-	a.ranges(allowedRanges())
+	a.ranges(nrRanges(k.thread), 0)
+	a.label("allow")
+	a.ret(retAllow)
+	a.label("deny")
+	a.ret(retDeny)
 
 	a.label("enosys")
 	a.ret(retENOSYS)
@@ -163,26 +167,44 @@ func syscallFilter(k filterKind) ([]unix.SockFilter, error) {
 	return a.assemble()
 }
 
-// nrRange is an inclusive range of allowed system call numbers.
-type nrRange struct{ lo, hi uint32 }
+// nrRange is an inclusive range of system call numbers and the label
+// that answers for them.
+type nrRange struct {
+	lo, hi uint32
+	to     string
+}
 
-// allowedRanges merges stageSyscalls into sorted, disjoint ranges.
-func allowedRanges() []nrRange {
-	var nrs []uint32
+// nrRanges is every system call number the filter does not refuse
+// outright, as sorted, disjoint ranges with their labels: stageSyscalls
+// ("allow"), enosysSyscalls ("enosys"; for a thread's filter clone3 is
+// allowed) and the calls checked by their arguments (each its own label). The search over them is the first
+// thing every system call meets, so the kernel's precomputed answer for
+// each number (and every stage's own calls) passes a handful of
+// comparisons.
+func nrRanges(thread bool) []nrRange {
+	to := map[uint32]string{}
 	for _, g := range stageSyscalls {
 		for _, nr := range g.nrs {
-			nrs = append(nrs, uint32(nr))
+			to[uint32(nr)] = "allow"
 		}
 	}
-	slices.Sort(nrs)
-	nrs = slices.Compact(nrs)
+	for _, nr := range enosysSyscalls {
+		to[uint32(nr)] = "enosys"
+	}
+	if thread {
+		to[unix.SYS_CLONE3] = "allow"
+	}
+	for nr, label := range map[uint32]string{unix.SYS_SOCKET: "socket", unix.SYS_SOCKETPAIR: "socketpair", unix.SYS_CLONE: "clone", unix.SYS_PERSONALITY: "personality"} {
+		to[nr] = label
+	}
+	nrs := slices.Sorted(maps.Keys(to))
 	var out []nrRange
 	for _, n := range nrs {
-		if k := len(out); k > 0 && out[k-1].hi+1 == n {
+		if k := len(out); k > 0 && out[k-1].hi+1 == n && out[k-1].to == to[n] {
 			out[k-1].hi = n
 			continue
 		}
-		out = append(out, nrRange{n, n})
+		out = append(out, nrRange{n, n, to[n]})
 	}
 	return out
 }
@@ -221,26 +243,32 @@ func (a *bpfAsm) jump(op uint16, k uint32, jt, jf string) {
 	a.emit(unix.SockFilter{Code: unix.BPF_JMP | op | unix.BPF_K, K: k})
 }
 
-// ranges answers for the system call number in the accumulator: allowed
-// when it lies in one of rs (sorted, disjoint), EPERM otherwise, by
-// binary search, each leaf with its own answers: about log2(len(rs))
-// comparisons per system call.
-func (a *bpfAsm) ranges(rs []nrRange) {
+// ranges jumps, for the system call number in the accumulator, to the
+// label of the range of rs it lies in, or to "deny" when it lies in none.
+// The number is known to be at least lower and below the range that
+// follows rs (the search established both), and rs are sorted and
+// disjoint, so a leaf compares the number with its own ends only where
+// another answer lies beyond them: about log2(len(rs)) comparisons per
+// system call.
+func (a *bpfAsm) ranges(rs []nrRange, lower uint32, next ...nrRange) {
 	if len(rs) == 1 {
-		deny := a.fresh()
-		a.jump(unix.BPF_JGE, rs[0].lo, "", deny)
-		a.jump(unix.BPF_JGE, rs[0].hi+1, deny, "")
-		a.ret(retAllow)
-		a.label(deny)
-		a.ret(retDeny)
+		r := rs[0]
+		if r.lo > lower {
+			a.jump(unix.BPF_JGE, r.lo, "", "deny")
+		}
+		if len(next) > 0 && next[0].lo == r.hi+1 {
+			a.jump(unix.BPF_JGE, 0, r.to, r.to) // the next range begins right above
+			return
+		}
+		a.jump(unix.BPF_JGE, r.hi+1, "deny", r.to)
 		return
 	}
 	mid := len(rs) / 2
 	upper := a.fresh()
 	a.jump(unix.BPF_JGE, rs[mid].lo, upper, "")
-	a.ranges(rs[:mid])
+	a.ranges(rs[:mid], lower, rs[mid])
 	a.label(upper)
-	a.ranges(rs[mid:])
+	a.ranges(rs[mid:], rs[mid].lo, next...)
 }
 
 // fresh returns a label name no caller uses.
@@ -307,9 +335,29 @@ func stageFilter(k filterKind) ([]unix.SockFilter, error) {
 	return prog, nil
 }
 
+// stageTail is the filter a stage installs on top of its thread's
+// (filterKind.thread): clone3 answered ENOSYS, everything else left to
+// the thread's filter. The kernel applies the most restrictive answer of
+// every filter a task has, so the stage gets the stage filter's answers
+// while converting and compiling four instructions instead of the whole
+// allowlist, which every stage of a thread shares.
+var stageTail = func() []unix.SockFilter {
+	var a bpfAsm
+	a.ld(offNr)
+	a.jump(unix.BPF_JEQ, unix.SYS_CLONE3, "", "allow")
+	a.ret(retENOSYS)
+	a.label("allow")
+	a.ret(retAllow)
+	prog, err := a.assemble()
+	if err != nil {
+		panic(err) // fixed jumps within four instructions
+	}
+	return prog
+}()
+
 // installFilter installs the filter of kind k on the calling thread
-// (which then execs; the filter survives execve). no_new_privs must be
-// set.
+// (which then execs, or, for a restricted thread, forks its stages; the
+// filter survives execve and is inherited). no_new_privs must be set.
 func installFilter(k filterKind) error {
 	prog, err := stageFilter(k)
 	if err != nil {

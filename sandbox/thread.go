@@ -39,10 +39,13 @@ import (
 const cldTrapped = 4
 
 // restrictThread restricts the calling (locked) thread as pl says:
-// no_new_privs, in mode landlock the stage's ruleset, and no
-// capabilities. The stage's own nested domain and seccomp filter are
-// installed from inside it (startRestricted), so that the thread shares
-// neither with it and the Go runtime on this thread is never filtered.
+// no_new_privs, in mode landlock the stage's ruleset, no capabilities,
+// and the thread's seccomp filter (the stage allowlist with clone3, which
+// the thread's own fork needs; the Go runtime runs under that allowlist
+// in every Go program a stage starts), installed once for every stage
+// the thread starts. The stage's own nested domain and stageTail are
+// installed from inside it (startRestricted), so that it shares no
+// domain with the thread and cannot call clone3.
 func restrictThread(pl applied) error {
 	if pl.readOnly {
 		if err := readOnlyWorld(pl.policy.Write, pl.policy.held); err != nil {
@@ -58,6 +61,13 @@ func restrictThread(pl applied) error {
 	}
 	if err := dropCapabilities(); err != nil {
 		return startError(err)
+	}
+	if pl.filter != nil {
+		k := *pl.filter
+		k.thread = true
+		if err := installFilter(k); err != nil {
+			return startError(fail("seccomp", "%w", err))
+		}
 	}
 	return nil
 }
@@ -228,10 +238,7 @@ func confineTraced(pid, scopeFD int, pl applied) (trapped bool, err error) {
 	if scopeFD >= 0 || pl.filter != nil {
 		var filter []unix.SockFilter
 		if pl.filter != nil {
-			var err error
-			if filter, err = stageFilter(*pl.filter); err != nil {
-				return true, fail("seccomp", "%w", err)
-			}
+			filter = stageTail // on top of the thread's filter (restrictThread)
 		}
 		if err := confineFromInside(pid, scopeFD, filter); err != nil {
 			return true, err

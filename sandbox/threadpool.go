@@ -8,11 +8,9 @@ package sandbox
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -154,29 +152,51 @@ func (t *thread) run(pl applied, first startReq) {
 }
 
 // threadKey identifies a thread's restrictions (see the comment at the
-// top of this file).
+// top of this file): its seccomp filter's kind, every field of the policy, each list as its length
+// and its entries ended by NUL (which no path holds, so no two policies
+// share a key), then the identity of each path not held open.
 func threadKey(pl applied) string {
+	b := make([]byte, 0, 512)
+	if f := pl.filter; f != nil {
+		b = append(b, "filter "...)
+		b = strconv.AppendBool(b, f.network)
+		b = append(b, ' ')
+		b = strconv.AppendBool(b, f.unixSockets)
+		b = append(b, ' ')
+	}
 	if !pl.landlock {
-		return "no_new_privs"
+		return string(append(b, "no_new_privs"...))
 	}
-	enc, err := json.Marshal(pl.policy)
-	if err != nil {
-		panic(err) // strings, ints and bools always marshal
+	p := pl.policy
+	b = strconv.AppendInt(b, int64(p.ABI), 10)
+	b = append(b, ' ')
+	b = strconv.AppendBool(b, p.Net)
+	b = append(b, ' ')
+	b = strconv.AppendBool(b, p.Run)
+	for _, list := range [][]string{p.Read, p.Exec, p.Write, p.Sockets} {
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(len(list)), 10)
+		b = append(b, ':')
+		for _, s := range list {
+			b = append(b, s...)
+			b = append(b, 0)
+		}
 	}
-	var b strings.Builder
-	b.Write(enc)
-	for _, list := range [][]string{pl.policy.Read, pl.policy.Exec, pl.policy.Write} {
-		for _, p := range list {
-			if pl.policy.held.has(p) {
+	for _, list := range [][]string{p.Read, p.Exec, p.Write} {
+		for _, path := range list {
+			if p.held.has(path) {
 				continue
 			}
 			var st unix.Stat_t
-			if unix.Stat(p, &st) != nil {
-				b.WriteString("\x00-")
+			if unix.Stat(path, &st) != nil {
+				b = append(b, "\x00-"...)
 				continue
 			}
-			b.WriteString("\x00" + strconv.FormatUint(st.Dev, 16) + ":" + strconv.FormatUint(st.Ino, 16))
+			b = append(b, 0)
+			b = strconv.AppendUint(b, st.Dev, 16)
+			b = append(b, ':')
+			b = strconv.AppendUint(b, st.Ino, 16)
 		}
 	}
-	return b.String()
+	return string(b)
 }

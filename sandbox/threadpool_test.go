@@ -68,3 +68,19 @@ func TestThreadReuse(t *testing.T) {
 		t.Errorf("%d idle threads after the recreated tree, want %d (a new thread)", n, before+1)
 	}
 }
+
+// BenchmarkThreadKey is the per-stage work of finding a stage's thread:
+// its restrictions encoded and the paths its ruleset names looked up.
+func BenchmarkThreadKey(b *testing.B) {
+	requireLandlock(b)
+	work := b.TempDir()
+	l := newLauncher(b, Config{Mode: ModeLandlock, WriteDirs: []string{work}, Limits: DefaultLimits()})
+	st := stageOf(b, l.Rules, work, []string{testPath}, nil, lookPath(b, "true"))
+	pl, err := l.applied(st.Confinement)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		threadKey(pl)
+	}
+}
