@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -398,5 +399,37 @@ func TestEveryDeletionLeavesEveryIndex(t *testing.T) {
 				}
 			})
 		})
+	}
+}
+
+// TestIndexEntrySize: an output that exists costs the store at most
+// 0.5 KiB of heap besides its bytes (the Output, its id, its channel, its
+// map entry), the figure SECURITY.md's memory bound counts MaxOutputs
+// times; the 1024 tombstones cost at most 256 bytes each (their map grows
+// in powers of two). Measured over
+// DefaultMaxOutputs outputs of one byte held in memory.
+func TestIndexEntrySize(t *testing.T) {
+	s := open(t, Config{InMemory: 1 << 10})
+	heap := func() uint64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	before := heap()
+	for range DefaultMaxOutputs {
+		o := create(t, s)
+		o.Stdout().Write([]byte("x"))
+		o.Finish()
+	}
+	perOutput := float64(heap()-before) / DefaultMaxOutputs
+	before = heap()
+	for range maxTombstones {
+		create(t, s) // each evicts the oldest, which leaves a tombstone
+	}
+	perTombstone := (float64(heap()) - float64(before)) / maxTombstones
+	t.Logf("%.0f bytes of heap per output, %.0f per tombstone", perOutput, perTombstone)
+	if perOutput > 512 || perTombstone > 256 {
+		t.Errorf("%.0f bytes per output (bound 512), %.0f per tombstone (bound 256)", perOutput, perTombstone)
 	}
 }
