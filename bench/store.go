@@ -108,7 +108,7 @@ func (b *bench) goalDrain(ctx context.Context, p *part, bins []struct{ name, bin
 // rawDrain runs one `execute_command head -c n /dev/zero` on a fresh
 // server of bin through raw JSON-RPC lines and reads its answer to the
 // last byte without decoding it: the wall from the request to that byte,
-// and the server's CPU over the call.
+// the server's CPU over the call and its VmHWM before and after.
 func (b *bench) rawDrain(ctx context.Context, bin string, n int64) (drainRun, error) {
 	var r drainRun
 	var spec serverSpec
@@ -147,6 +147,11 @@ func (b *bench) rawDrain(ctx context.Context, bin string, n int64) (drainRun, er
 	if err := send(map[string]any{"method": "notifications/initialized"}); err != nil {
 		return r, err
 	}
+	before, err := readProc(cmd.Process.Pid)
+	if err != nil {
+		return r, err
+	}
+	r.baseKiB = before.HWMKiB
 	cpu0 := cpuTime(cmd.Process.Pid)
 	start := time.Now()
 	call := map[string]any{"name": "execute_command", "arguments": map[string]any{"program": "head", "args": []string{"-c", itoa(n), "/dev/zero"}, "timeout_ms": 600000}}
@@ -159,6 +164,11 @@ func (b *bench) rawDrain(ctx context.Context, bin string, n int64) (drainRun, er
 	if err != nil {
 		return r, fmt.Errorf("raw client: tools/call: %w (stderr: %s)", err, stderr)
 	}
+	after, err := readProc(cmd.Process.Pid)
+	if err != nil {
+		return r, err
+	}
+	r.hwmKiB = after.HWMKiB
 	if bytes.Contains(tail, []byte(`"isError":true`)) || !bytes.Contains(tail, []byte(`"stdout_truncated":true`)) {
 		return r, fmt.Errorf("%w: the drain's answer ends %q", errCall, tail)
 	}
