@@ -26,6 +26,8 @@ func (b *bench) beforeAfter(ctx context.Context) error {
 		func() error { return b.goalStartup(ctx, p, bins) },
 		func() error { return b.goalFullText(ctx, p, bins) },
 		func() error { return b.goalCapTail(ctx, p, bins) },
+		func() error { return b.goalCallCPU(ctx, p, bins) },
+		func() error { return b.goalDrain(ctx, p, bins) },
 		func() error { return b.goalHTTP(ctx, p, bins) },
 		func() error { return b.goalSandboxStage(ctx, p, bins) },
 	}

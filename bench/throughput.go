@@ -43,7 +43,7 @@ func (b *bench) throughput(ctx context.Context) error {
 			defer peer.close()
 		}
 	}
-	var floor, drains, fixed, captures []drainRun
+	var floor, drains, raws, fixed, captures []drainRun
 	bigs := bigOutputs(name, capSize, b.o.smoke)
 	bigs[0].shared = &captures // the text answer is the capture run
 	for i := range reps {
@@ -54,6 +54,10 @@ func (b *bench) throughput(ctx context.Context) error {
 		}, func() error {
 			r, err := b.drainOnce(ctx, nil, size, "/dev/zero", defaultCap, true)
 			drains = append(drains, r)
+			return err
+		}, func() error {
+			r, err := b.rawDrain(ctx, b.bin, size)
+			raws = append(raws, r)
 			return err
 		}, func() error {
 			// The fixed cost of the answer alone: exactly the cap, nothing
@@ -70,7 +74,7 @@ func (b *bench) throughput(ctx context.Context) error {
 			return err
 		}
 	}
-	b.reportThroughput(size, capSize, defaultCap, floor, drains, fixed, captures, bigs)
+	b.reportThroughput(size, capSize, defaultCap, floor, drains, raws, fixed, captures, bigs)
 	return nil
 }
 
@@ -137,7 +141,7 @@ func (b *bench) drainCalls(ctx context.Context, env []string, n int64, file stri
 	return r, nil
 }
 
-func (b *bench) reportThroughput(size, capSize int64, defaultCap int, floor, drains, fixed, captures []drainRun, bigs []*bigOutput) {
+func (b *bench) reportThroughput(size, capSize int64, defaultCap int, floor, drains, raws, fixed, captures []drainRun, bigs []*bigOutput) {
 	p := b.newPart("4. Output throughput and memory")
 	rate := func(d time.Duration, n int64) float64 { return float64(n) / d.Seconds() / (1 << 20) }
 	p.printf("%s through `execute_command` (`head -c %d /dev/zero`, cap %d bytes, the rest read and discarded), against `sh -c 'head -c %d /dev/zero | cat > /dev/null'` run by this program; %d alternating repetitions, a fresh server per call so that VmHWM (peak RSS, from /proc/<pid>/status after the call) is that call's.\n\n",
@@ -166,11 +170,17 @@ func (b *bench) reportThroughput(size, capSize int64, defaultCap int, floor, dra
 	}
 	fl, _ := row("pipe floor", floor, size)
 	dr, hwm := row("ours, drain", drains, size)
+	rd, _ := row("ours, drain, raw stdio (the answer read to its last byte, not decoded)", raws, size)
 	fw, _ := row(fmt.Sprintf("ours, exactly the cap (1 MiB, nothing to drain: the answer's fixed cost; %d calls on one server, median wall, CPU per call)", b.fixedCalls()), fixed, 0)
 	_, chwm := row(fmt.Sprintf("ours, capture %s (cap %s)", human(capSize), human(capSize)), captures, capSize)
 	frac := ratio(fl, dr)
 	p.printf("\nDrain throughput is %.0f%% of the pipe floor (per-repetition pairs: %s). Without the answer's fixed cost (the 1 MiB of NUL bytes is escaped to about 6 MiB of JSON), the drain itself runs at %.0f MiB/s.\n", 100*frac, pairRatios(walls(floor), walls(drains)), rate(max(dr-fw, time.Millisecond), size-int64(defaultCap)))
-	b.addGoal("drain throughput "+human(size), "≥ 80% of the pipe floor", fmt.Sprintf("%.0f%% (%.0f vs %.0f MiB/s)", 100*frac, rate(dr, size), rate(fl, size)), frac >= 0.8)
+	// The goal is the raw row's, the server's side of the call: the go-sdk
+	// row's wall includes this process decoding 1 MiB of NUL bytes (the
+	// fixed cost's row, most of its wall), which the floor does not do.
+	rawFrac := ratio(fl, rd)
+	p.printf("Read raw, the drain is %.0f%% of the pipe floor (per-repetition pairs: %s).\n", 100*rawFrac, pairRatios(walls(floor), walls(raws)))
+	b.addGoal("drain throughput "+human(size)+", raw stdio", "≥ 80% of the pipe floor", fmt.Sprintf("%.0f%% (%.0f vs %.0f MiB/s; go-sdk client %.0f%%)", 100*rawFrac, rate(rd, size), rate(fl, size), 100*frac), rawFrac >= 0.8)
 	limit := func(c int64) int64 { return (2*c + 32<<20) >> 10 }
 	b.addGoal("peak RSS, "+human(size)+" drained (cap 1 MiB)", fmt.Sprintf("≤ 2 × cap + 32 MiB = %s", kib(limit(int64(defaultCap)))), kib(hwm), hwm <= limit(int64(defaultCap)))
 	b.addGoal("peak RSS, "+human(capSize)+" captured (cap "+human(capSize)+")", fmt.Sprintf("≤ 2 × cap + 32 MiB = %s", kib(limit(capSize))), kib(chwm), chwm <= limit(capSize))

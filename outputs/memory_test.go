@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -335,5 +336,100 @@ func TestDropTellsChanged(t *testing.T) {
 	defer mu.Unlock()
 	if len(gone) != 1 || gone[0] != o.ID {
 		t.Errorf("Changed(gone) for %v, want [%s]", gone, o.ID)
+	}
+}
+
+// TestEveryDeletionLeavesEveryIndex: each way an output is deleted (Drop,
+// eviction by the count, eviction by the quota, expiry) takes it out of
+// both queues and the id map at once, with the TTL far away, so that
+// after many calls every index holds at most the bounds: the output count
+// by MaxOutputs, the finished queue by the outputs that exist, the
+// tombstones by 1024, and a deleted output is in no queue.
+func TestEveryDeletionLeavesEveryIndex(t *testing.T) {
+	const calls, maxOutputs = 5000, 8
+	for _, c := range []struct {
+		name string
+		cfg  Config
+		// call makes one call's output; the store then deletes earlier
+		// ones (or this one) the way the case names.
+		call func(o *Output)
+		// expire: the clock passes the TTL after every call.
+		expire bool
+	}{
+		{"drop", Config{}, func(o *Output) { o.Drop() }, false},
+		{"evicted by the count", Config{}, func(o *Output) { io.WriteString(o.Stdout(), "x"); o.Finish() }, false},
+		{"evicted by the quota", Config{Quota: 64, InMemory: 8}, func(o *Output) { io.WriteString(o.Stderr(), "0123456789abcdef"); o.Finish() }, false},
+		{"expired", Config{}, func(o *Output) { io.WriteString(o.Stdout(), "x"); o.Finish() }, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				cfg := c.cfg
+				cfg.MaxOutputs, cfg.TTL = maxOutputs, time.Hour
+				s := open(t, cfg)
+				var deleted []*Output
+				for range calls {
+					o := create(t, s)
+					c.call(o)
+					if c.expire {
+						time.Sleep(cfg.TTL + time.Second)
+						synctest.Wait()
+					}
+					deleted = append(deleted, o)
+				}
+				st := s.Stats()
+				t.Logf("after %d calls: %+v", calls, st)
+				if st.Outputs > maxOutputs || st.Finished > st.Outputs || st.Tombstones > maxTombstones {
+					t.Errorf("past a bound after %d calls: %+v", calls, st)
+				}
+				checkIndexes(t, s)
+				s.mu.Lock()
+				defer s.mu.Unlock()
+				gone := 0
+				for _, o := range deleted {
+					if s.byID[o.ID] == o {
+						continue
+					}
+					gone++
+					if o.links[byCreation].in || o.links[byFinish].in {
+						t.Fatalf("deleted output %s is still queued: %+v", o.ID, o.links)
+					}
+				}
+				if gone < calls-maxOutputs {
+					t.Errorf("%d of %d outputs deleted, want all but at most %d", gone, calls, maxOutputs)
+				}
+			})
+		})
+	}
+}
+
+// TestIndexEntrySize: an output that exists costs the store at most
+// 0.5 KiB of heap besides its bytes (the Output, its id, its channel, its
+// map entry), the figure SECURITY.md's memory bound counts MaxOutputs
+// times; the 1024 tombstones cost at most 256 bytes each (their map grows
+// in powers of two). Measured over
+// DefaultMaxOutputs outputs of one byte held in memory.
+func TestIndexEntrySize(t *testing.T) {
+	s := open(t, Config{InMemory: 1 << 10})
+	heap := func() uint64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	before := heap()
+	for range DefaultMaxOutputs {
+		o := create(t, s)
+		o.Stdout().Write([]byte("x"))
+		o.Finish()
+	}
+	perOutput := float64(heap()-before) / DefaultMaxOutputs
+	before = heap()
+	for range maxTombstones {
+		create(t, s) // each evicts the oldest, which leaves a tombstone
+	}
+	perTombstone := (float64(heap()) - float64(before)) / maxTombstones
+	t.Logf("%.0f bytes of heap per output, %.0f per tombstone", perOutput, perTombstone)
+	if perOutput > 512 || perTombstone > 256 {
+		t.Errorf("%.0f bytes per output (bound 512), %.0f per tombstone (bound 256)", perOutput, perTombstone)
 	}
 }
