@@ -98,7 +98,9 @@ func TestHeadsBounded(t *testing.T) {
 	}
 }
 
-func itoa(i int) string { return string(rune('a'+i%26)) + string(rune('a'+i/26%26)) + string(rune('a'+i/676)) }
+func itoa(i int) string {
+	return string(rune('a'+i%26)) + string(rune('a'+i/26%26)) + string(rune('a'+i/676))
+}
 
 // BenchmarkResolve is the per-call resolution of a program (sh, an ELF
 // with a dynamic loader on most systems) with the file heads remembered
