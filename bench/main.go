@@ -147,11 +147,18 @@ func repoRoot() (string, error) {
 	}
 }
 
-// buildServer builds ./cmd/mcp-shell-server into dir.
+// buildServer builds ./cmd/mcp-shell-server into dir as the release
+// images do (Dockerfile: CGO_ENABLED=0). A default build on a machine with
+// a C compiler links cgo (net's resolver, psx under go-landlock): a
+// dynamically linked binary whose every process (the server, its
+// watchdog, the sandbox's start-up check of ptrace) pays the dynamic
+// loader and cgo's start, about 0.8 ms of CPU each (bench/README.md,
+// "Start-up").
 func buildServer(ctx context.Context, root, dir string) (string, error) {
 	bin := filepath.Join(dir, "mcp-shell-server")
 	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/mcp-shell-server")
 	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build: %w\n%s", err, out)
 	}

@@ -32,5 +32,8 @@
 //     through cmd.exe, .vbs/.js through wscript) is refused with a
 //     *ScriptFileError (errors.Is ErrScriptFile) inside the *LookupError.
 //
-// The package is pure apart from LookPath's stat calls.
+// The package is pure apart from LookPath's stat calls and Resolve's
+// reads of the program files: whether each is a script and which
+// interpreters it needs are read once per file and kept while the file
+// keeps its identity (head.go), so a later call costs a stat.
 package childenv

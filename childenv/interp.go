@@ -52,21 +52,12 @@ func Interpreters(path, pathList string) []string {
 // interpreterOf returns p's direct interpreters: PT_INTERP, or the #!
 // interpreter and, for env, the program it runs.
 func interpreterOf(p, pathList string) []string {
-	f, err := os.Open(p)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	head := make([]byte, shebangMax)
-	n, _ := io.ReadFull(f, head)
-	head = head[:n]
+	h := headOf(p, nil)
 	switch {
-	case bytes.HasPrefix(head, []byte("#!")):
-		return shebang(head[2:], pathList)
-	case bytes.HasPrefix(head, []byte(elf.ELFMAG)):
-		if interp := elfInterp(f); interp != "" {
-			return []string{interp}
-		}
+	case h.script:
+		return shebang([]byte(h.line), pathList)
+	case h.interp != "":
+		return []string{h.interp}
 	}
 	return nil
 }

@@ -3,7 +3,6 @@ package childenv
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -149,21 +148,7 @@ func Resolve(name, pathList, dir string) (Resolution, error) {
 	if r.info, err = os.Stat(r.Real); err != nil {
 		return r, &LookupError{Name: name, Err: err}
 	}
-	r.Script = isScript(r.Real)
+	r.Script = headOf(r.Real, r.info).script
 	r.Interpreters = Interpreters(r.Real, pathList)
 	return r, nil
-}
-
-// isScript reports whether file starts with "#!" (an unreadable file,
-// such as a mode 0711 program, is not a script the kernel could run
-// through an interpreter either: the interpreter could not read it).
-func isScript(file string) bool {
-	f, err := os.Open(file)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, 2)
-	n, _ := io.ReadFull(f, head)
-	return n == 2 && string(head) == "#!"
 }

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"strings"
 	"testing"
 
@@ -135,5 +137,60 @@ func TestDeferWithSplicesEveryPlaceholder(t *testing.T) {
 	ph, _ = d.DeferWith(fixedJSON(`1`), fixedJSON(`2`))
 	if _, err := json.Marshal(ph); err != nil || d.Live() != 0 {
 		t.Errorf("closed table: %v, %d values live", err, d.Live())
+	}
+}
+
+// TestSpliceAfterFailedWrite: a write buffer given back after a failed
+// write serves the next response whole, with nothing of the failed one.
+func TestSpliceAfterFailedWrite(t *testing.T) {
+	d := NewDeferrals()
+	msg := func(v string) []byte {
+		ph := d.Defer(fixedJSON(`"` + v + `"`))
+		b, err := json.Marshal(struct {
+			SC json.Marshaler `json:"structuredContent"`
+		}{ph})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for range 4 {
+		if err := d.Splice(failWriter{}, msg(strings.Repeat("x", streamBuffer+1))); err == nil {
+			t.Fatal("a failed write was not reported")
+		}
+	}
+	for _, v := range []string{"a", strings.Repeat("b", 3*streamBuffer)} {
+		var out strings.Builder
+		if err := d.Splice(&out, msg(v)); err != nil {
+			t.Fatal(err)
+		}
+		if want := `{"structuredContent":"` + v + `"}`; out.String() != want {
+			t.Errorf("spliced %.80s… (%d bytes), want %.80s… (%d bytes)", out.String(), out.Len(), want, len(want))
+		}
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
+
+// BenchmarkSpliceSmall is the answer of a small call (a few hundred bytes
+// of result around its structured content) written through the
+// deferred-response path, as every tool answer is.
+func BenchmarkSpliceSmall(b *testing.B) {
+	d := NewDeferrals()
+	b.ReportAllocs()
+	for b.Loop() {
+		ph := d.Defer(fixedJSON(`{"stdout":"","stderr":"","exit_code":0}`))
+		m, err := json.Marshal(struct {
+			Content []map[string]string `json:"content"`
+			SC      json.Marshaler      `json:"structuredContent"`
+		}{[]map[string]string{{"type": "text", "text": "ok"}}, ph})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := d.Splice(io.Discard, m); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
