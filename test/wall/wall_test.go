@@ -222,7 +222,7 @@ type fixture struct {
 	conns                *atomic.Int32
 }
 
-func newFixture(t *testing.T, cred *syscall.Credential) *fixture {
+func newFixture(t *testing.T, cred *syscall.Credential, serverEnv ...string) *fixture {
 	t.Helper()
 	root := tempDir(t, cred)
 	f := &fixture{work: filepath.Join(root, "work"), outside: filepath.Join(root, "outside"), conns: &atomic.Int32{}}
@@ -237,7 +237,7 @@ func newFixture(t *testing.T, cred *syscall.Credential) *fixture {
 	if f.canaryInfo, err = os.Stat(f.canary); err != nil {
 		t.Fatal(err)
 	}
-	writeOwned(t, filepath.Join(f.work, "Makefile"), "all:\n\t./probe targets.txt\n", 0o644, cred)
+	writeOwned(t, filepath.Join(f.work, "Makefile"), "all:\n\t./probe targets.txt\nslow:\n\tsleep 60\n", 0o644, cred)
 	writeOwned(t, filepath.Join(f.work, "package.json"), `{"name":"wall","version":"1.0.0","scripts":{"test":"./probe targets.txt","build":"./probe targets.txt","preinstall":"./probe targets.txt network"}}`+"\n", 0o644, cred)
 	// npm install has nothing to fetch; audit, fund and the update check
 	// would still ask the registry.
@@ -278,7 +278,7 @@ func newFixture(t *testing.T, cred *syscall.Credential) *fixture {
 			c.Close()
 		}
 	}()
-	f.start(t, cred, root)
+	f.start(t, cred, root, serverEnv)
 	var targets strings.Builder
 	pid := f.server.Process.Pid
 	fmt.Fprintf(&targets, "server %d\n", pid)
@@ -314,7 +314,7 @@ func TestProbe(t *testing.T) {
 // probe, make, npm and go allowlisted, /proc added to the read trees (the
 // server's environment must stay unreadable whatever they say), and
 // connects a client.
-func (f *fixture) start(t *testing.T, cred *syscall.Credential, root string) {
+func (f *fixture) start(t *testing.T, cred *syscall.Credential, root string, extra []string) {
 	t.Helper()
 	goBin, _ := exec.LookPath("go")
 	safePath := "/usr/local/bin:/usr/bin:/bin"
@@ -337,7 +337,7 @@ func (f *fixture) start(t *testing.T, cred *syscall.Credential, root string) {
 		}
 	}
 	cmd := exec.Command(binary, f.work)
-	cmd.Env = env
+	cmd.Env = append(env, extra...)
 	cmd.Stderr = os.Stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
