@@ -4,6 +4,7 @@ package argvrules
 
 import (
 	"archive/tar"
+	"archive/zip"
 	"os"
 	"path/filepath"
 	"testing"
@@ -87,4 +88,58 @@ func writeTestTar(name, member string) {
 	tw.WriteHeader(&tar.Header{Name: member, Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg})
 	tw.Write(body)
 	tw.Close()
+}
+
+// TestZipWriteOracle runs Info-ZIP zip on the forms that write an
+// archive, a log or a temporary archive outside the working directory,
+// and on everyday forms that only read outside it.
+func TestZipWriteOracle(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("oracle runs zip")
+	}
+	v := func(args ...string) outsideVariant { return outsideVariant{bin: "zip", args: append([]string{"-q"}, args...)} }
+	ok := func(v outsideVariant) outsideVariant { v.allow = true; return v }
+	outsideOracle{
+		name: "zip-write",
+		prepare: func(dir, out string) {
+			os.WriteFile(filepath.Join(dir, "in.txt"), []byte("payload\n"), 0o644)
+			os.WriteFile(filepath.Join(out, "o.txt"), []byte("outside\n"), 0o644)
+			writeTestZip(filepath.Join(dir, "in.zip"))
+		},
+		env: plainEnv, min: 12,
+	}.run(t, []outsideVariant{
+		v("@OUT@/o.zip", "in.txt"),
+		v("-r", "../outside/o", "in.txt"),
+		v("-n", ".gz", "@OUT@/o.zip", "in.txt"),
+		v("-x", "*.o", "@", "@OUT@/o.zip", "in.txt"),
+		v("-ds", "10m", "@OUT@/o.zip", "in.txt"),
+		ok(v("-r", "o.zip", "@OUT@/o.txt")),
+		ok(v("o.zip", "in.txt", "-x", "@OUT@/*")),
+		{bin: "zip", args: []string{"-q", "-lf", "@OUT@/log", "o.zip", "in.txt"}},
+		{bin: "zip", args: []string{"-q", "--logfile-path=../outside/log", "o.zip", "in.txt"}},
+		{bin: "zip", args: []string{"-q", "-b", "@OUT@", "o.zip", "in.txt"}},
+		{bin: "zip", args: []string{"-q", "lnk/o.zip", "in.txt"}, symlink: map[string]string{"lnk": "@OUT@"}},
+		ok(v("-b", ".", "o.zip", "in.txt")),
+		ok(v("-lf", "log.txt", "o.zip", "in.txt")),
+		v("in.zip", "in.txt", "--out", "@OUT@/n.zip"),
+		v("in.zip", "in.txt", "-O", "../outside/n.zip"),
+		v("-qO@OUT@/n.zip", "in.zip", "in.txt"),
+		ok(v("@OUT@/none.zip", "in.txt", "--out", "n.zip")),
+		ok(v("-sf", "@OUT@/none.zip")),
+	})
+}
+
+// writeTestZip writes a zip archive at name holding one file, m.txt.
+func writeTestZip(name string) {
+	f, err := os.Create(name)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	zw := zip.NewWriter(f)
+	if w, err := zw.Create("m.txt"); err == nil {
+		w.Write([]byte("hello\n"))
+	}
+	zw.Close()
 }
