@@ -98,7 +98,9 @@ func TestZipWriteOracle(t *testing.T) {
 	if testing.Short() {
 		t.Skip("oracle runs zip")
 	}
-	v := func(args ...string) outsideVariant { return outsideVariant{bin: "zip", args: append([]string{"-q"}, args...)} }
+	v := func(args ...string) outsideVariant {
+		return outsideVariant{bin: "zip", args: append([]string{"-q"}, args...)}
+	}
 	ok := func(v outsideVariant) outsideVariant { v.allow = true; return v }
 	outsideOracle{
 		name: "zip-write",
@@ -115,10 +117,9 @@ func TestZipWriteOracle(t *testing.T) {
 		v("-x", "*.o", "@", "@OUT@/o.zip", "in.txt"),
 		v("-ds", "10m", "@OUT@/o.zip", "in.txt"),
 		ok(v("-r", "o.zip", "@OUT@/o.txt")),
-		ok(v("o.zip", "in.txt", "-x", "@OUT@/*")),
-		{bin: "zip", args: []string{"-q", "-lf", "@OUT@/log", "o.zip", "in.txt"}},
-		{bin: "zip", args: []string{"-q", "--logfile-path=../outside/log", "o.zip", "in.txt"}},
-		{bin: "zip", args: []string{"-q", "-b", "@OUT@", "o.zip", "in.txt"}},
+		v("-lf", "@OUT@/log", "o.zip", "in.txt"),
+		v("--logfile-path=../outside/log", "o.zip", "in.txt"),
+		v("-b", "@OUT@", "o.zip", "in.txt"),
 		{bin: "zip", args: []string{"-q", "lnk/o.zip", "in.txt"}, symlink: map[string]string{"lnk": "@OUT@"}},
 		ok(v("-b", ".", "o.zip", "in.txt")),
 		ok(v("-lf", "log.txt", "o.zip", "in.txt")),
@@ -127,6 +128,7 @@ func TestZipWriteOracle(t *testing.T) {
 		v("-qO@OUT@/n.zip", "in.zip", "in.txt"),
 		ok(v("@OUT@/none.zip", "in.txt", "--out", "n.zip")),
 		ok(v("-sf", "@OUT@/none.zip")),
+		ok(v("o.zip", "in.txt", "-x", "@OUT@/*")),
 	})
 }
 
