@@ -35,7 +35,7 @@ func TestTarWriteOracle(t *testing.T) {
 			writeTestTar(filepath.Join(dir, "abs.tar"), filepath.Join(out, "canary"))
 			writeTestTar(filepath.Join(out, "e.tar"), "m.txt")
 		},
-		env: plainEnv, min: 24,
+		env: plainEnv, min: 26,
 	}.run(t, []outsideVariant{
 		v("tar", "-cf", "@OUT@/o.tar", "in.txt"),
 		v("tar", "-xf", "a.tar", "-C", "@OUT@"),
@@ -61,6 +61,8 @@ func TestTarWriteOracle(t *testing.T) {
 		v("bsdtar", "-x", "--insecure", "-f", "abs.tar"),
 		v("bsdtar", "-x", "--absolute-paths", "-f", "abs.tar"),
 		v("bsdtar", "-xf", "a.tar", "--cd", "../outside"),
+		v("tar", "-cf", "o.tar", "--remove-files", "@OUT@/e.tar"),
+		v("tar", "-cf", "o.tar", "--remove-files", "-C", "../outside", "e.tar"),
 		ok(v("tar", "-czf", "o.tgz", "in.txt")),
 		ok(v("tar", "-xf", "a.tar")),
 		ok(v("tar", "-xf", "a.tar", "-C", "sub")),
@@ -73,6 +75,7 @@ func TestTarWriteOracle(t *testing.T) {
 		ok(v("bsdtar", "-xf", "a.tar", "-C", "sub")),
 		ok(v("bsdtar", "-C", "@OUT@", "-cf", "o.tar", "e.tar")),
 		ok(v("bsdtar", "-xf", "abs.tar")),
+		ok(v("tar", "-cf", "o.tar", "--remove-files", "in.txt")),
 	})
 }
 

@@ -461,7 +461,10 @@ const (
 	// tarTopLevel: GNU --one-top-level[=DIR]: extraction into DIR below
 	// the -C directory; "--one-top-level=/abs" and "=../x" leave it
 	// (verified with GNU tar 1.34).
-	tarTopLevel
+	tarTopLevel // tarRemove: GNU --remove-files: after archiving, tar deletes each
+	// named file, relative to the -C in effect (GNU tar manual 4.4.2
+	// "Removing Files"); bsdtar 3.7 has no such option.
+	tarRemove
 )
 
 // gnuTarOps and bsdtarOps name the events' Key (GNU) or letter and long
@@ -472,6 +475,7 @@ var (
 	gnuTarOps = map[string]tarOp{
 		"c": tarWriteArchive, "r": tarWriteArchive, "u": tarWriteArchive, "A": tarWriteArchive, "delete": tarWriteArchive,
 		"x": tarExtract, "f": tarFile, "C": tarDirectory, "P": tarAbsolute, "O": tarStdout, "one-top-level": tarTopLevel,
+		"remove-files": tarRemove,
 	}
 	bsdtarOps = map[string]tarOp{
 		"c": tarWriteArchive, "r": tarWriteArchive, "u": tarWriteArchive,
@@ -502,14 +506,18 @@ func tarOpOf(ev *event, ops map[string]tarOp) tarOp {
 // tarWrites checks, under one grammar's events, the places tar writes
 // besides the options of gnuTarOutputOptions: in a mode that writes the
 // archive, every -f value (or $TAPE, which both tars use when there is no
-// -f); in extract mode without -O, every -C directory as composed so far
-// and any --one-top-level directory below each, and -P is refused.
+// -f), and with --remove-files every operand, which tar deletes after
+// archiving it; in extract mode without -O, every -C directory as
+// composed so far and any --one-top-level directory below each, and -P
+// is refused.
 // Reading modes (-t, -d, and -x's archive) name files tar only reads,
 // and -C in create mode only selects what is read.
 func tarWrites(p parsed, ops map[string]tarOp, ctx Context) *Rejection {
-	var write, extract, stdout, file bool
+	var write, extract, stdout, file, remove bool
 	for i := range p.Events {
 		switch tarOpOf(&p.Events[i], ops) {
+		case tarRemove:
+			remove = true
 		case tarWriteArchive:
 			write = true
 		case tarExtract:
@@ -532,6 +540,12 @@ func tarWrites(p parsed, ops map[string]tarOp, ctx Context) *Rejection {
 	dir := "."
 	for i := range p.Events {
 		ev := &p.Events[i]
+		if ev.Kind == operandEvent && write && remove && !redirect.Harmless(ev.Word) {
+			if r := outputPath(ctx, "tar", ev.Index, ev.Word, tarJoin(dir, ev.Word), redirect.FileOrDir); r != nil {
+				return r
+			}
+			continue
+		}
 		switch tarOpOf(ev, ops) {
 		case tarFile:
 			if write && ev.HasValue {

@@ -119,6 +119,13 @@ var tarRows = familyRows([]row{
 	{a("tar", "-x", "--abs", "-f", "a.tar"), "tar.absolute-names"},
 	{a("bsdtar", "-x", "--absolute-paths", "-f", "a.tar"), "tar.absolute-names"},
 	{a("bsdtar", "-x", "--insecure", "-f", "a.tar"), "tar.absolute-names"},
+	// --remove-files deletes the operands after archiving them
+	{a("tar", "-czf", "o.tgz", "--remove-files", "/tmp/x"), "tar.output-path"},
+	{a("tar", "--remove-files", "-cf", "o.tar", "-C", "/tmp", "x"), "tar.output-path"},
+	{a("tar", "-cf", "o.tar", "--remove-files", "sub", "../x"), "tar.output-path"},
+	{a("tar", "-czf", "o.tgz", "--remove-files", "sub", "file.txt"), ""},
+	{a("tar", "-C", "sub", "-cf", "o.tar", "--remove-files", "new"), ""},
+	{a("tar", "-czf", "o.tgz", "/tmp/x", "../y"), ""},
 	// everyday forms stay allowed
 	{a("tar", "-czf", "out.tgz", "dir"), ""},
 	{a("tar", "-xzf", "a.tgz"), ""},
