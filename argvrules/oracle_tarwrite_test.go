@@ -112,7 +112,7 @@ func TestZipWriteOracle(t *testing.T) {
 			os.WriteFile(filepath.Join(out, "o.txt"), []byte("outside\n"), 0o644)
 			writeTestZip(filepath.Join(dir, "in.zip"))
 		},
-		env: plainEnv, min: 12,
+		env: plainEnv, min: 14,
 	}.run(t, []outsideVariant{
 		v("@OUT@/o.zip", "in.txt"),
 		v("-r", "../outside/o", "in.txt"),
@@ -132,6 +132,9 @@ func TestZipWriteOracle(t *testing.T) {
 		ok(v("@OUT@/none.zip", "in.txt", "--out", "n.zip")),
 		ok(v("-sf", "@OUT@/none.zip")),
 		ok(v("o.zip", "in.txt", "-x", "@OUT@/*")),
+		v("-m", "o.zip", "@OUT@/o.txt"),
+		v("-rm", "o.zip", "in.txt", "../outside/o.txt"),
+		ok(v("-m", "o.zip", "in.txt")),
 	})
 }
 

@@ -305,8 +305,9 @@ func gnuTarRemote(name string) bool {
 // a --index-file, --volno-file or -g/--listed-incremental value that
 // OutputPath does not keep inside ctx.Dir (rule tar.output-path), and
 // under either reading the places tarWrites checks: the -f archive (or
-// $TAPE) of -c/-r/-u/-A/--delete, the -C and --one-top-level directories
-// of -x (tar.output-path), and -P in extract mode (tar.absolute-names). A reading with a grammar error makes that
+// $TAPE) of -c/-r/-u/-A/--delete and the operands --remove-files deletes,
+// the -C and --one-top-level directories of -x (tar.output-path), and -P
+// in extract mode (tar.absolute-names). A reading with a grammar error makes that
 // tar exit before acting; argv is refused when neither reading is clean.
 func checkTar(argv []string, ctx Context) *Rejection {
 	if len(argv) == 0 {

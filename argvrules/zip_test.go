@@ -31,6 +31,11 @@ var zipRows = familyRows([]row{
 	{a("zip", "-b", "/tmp", "o.zip", "file.txt"), "zip.output-path"},
 	{a("zip", "o.zip", "file.txt", "--", "/tmp/x"), ""},
 	{a("zip", "--", "/tmp/o.zip", "file.txt"), "zip.output-path"},
+	// -m deletes the archived files
+	{a("zip", "-m", "o.zip", "/tmp/x"), "zip.output-path"},
+	{a("zip", "-rm", "o.zip", "sub", "../x"), "zip.output-path"},
+	{a("zip", "--move", "o.zip", "--", "/tmp/x"), "zip.output-path"},
+	{a("zip", "-m", "o.zip", "file.txt", "sub", "-x", "/tmp/*"), ""},
 	// everyday forms
 	{a("zip", "-r", "o.zip", "/etc/hosts", "../src"), ""},
 	{a("zip", "o", "file.txt"), ""},

@@ -92,7 +92,9 @@ func zipLong(name string) *zipOption {
 // first word that is neither an option nor an option's value; zip reads
 // options anywhere and "--" makes the rest paths), unless --out names
 // the new archive instead or a show mode lists and exits; --out, -lf and
-// -b. Each must pass outputPath (rule zip.output-path). An unknown option
+// -b; and with -m/--move the path operands, which zip deletes once they
+// are archived (zip -h2, "-m ... delete original files"). Each must pass
+// outputPath (rule zip.output-path). An unknown option
 // stops the scan: zip exits on it before writing.
 func zipOutputs(argv []string, ctx Context) *Rejection {
 	archive := -1
@@ -102,7 +104,8 @@ func zipOutputs(argv []string, ctx Context) *Rejection {
 		kind redirect.Kind
 	}
 	var writes []write
-	shows := false
+	shows, move := false, false
+	var paths []int
 	for i := 1; i < len(argv); i++ {
 		w := argv[i]
 		var opt *zipOption
@@ -110,8 +113,12 @@ func zipOutputs(argv []string, ctx Context) *Rejection {
 		hasValue, valueAt := false, i
 		switch {
 		case w == "--":
-			if archive < 0 && i+1 < len(argv) {
-				archive = i + 1
+			for j := i + 1; j < len(argv); j++ {
+				if archive < 0 {
+					archive = j
+				} else {
+					paths = append(paths, j)
+				}
 			}
 			i = len(argv)
 			continue
@@ -147,19 +154,29 @@ func zipOutputs(argv []string, ctx Context) *Rejection {
 				if zipShows[opt.long] {
 					shows = true
 				}
+				if opt.long == "move" {
+					move = true
+				}
 				opt = nil
 			}
 			if opt == nil {
 				continue
 			}
 		default:
-			if archive < 0 && w != "@" {
+			switch {
+			case w == "@":
+			case archive < 0:
 				archive = i
+			default:
+				paths = append(paths, i)
 			}
 			continue
 		}
 		if zipShows[opt.long] {
 			shows = true
+		}
+		if opt.long == "move" {
+			move = true
 		}
 		if opt.value == zipNoValue {
 			continue
@@ -193,7 +210,19 @@ func zipOutputs(argv []string, ctx Context) *Rejection {
 		}
 	}
 	if archive >= 0 && !out && !shows && !redirect.Harmless(argv[archive]) {
-		return outputPath(ctx, "zip", archive, argv[archive], argv[archive], redirect.File)
+		if r := outputPath(ctx, "zip", archive, argv[archive], argv[archive], redirect.File); r != nil {
+			return r
+		}
+	}
+	if move && !shows {
+		for _, i := range paths {
+			if redirect.Harmless(argv[i]) {
+				continue
+			}
+			if r := outputPath(ctx, "zip", i, argv[i], argv[i], redirect.FileOrDir); r != nil {
+				return r
+			}
+		}
 	}
 	return nil
 }
