@@ -245,6 +245,8 @@ var (
 	ruleTarMultiVolume = refusal.Rule{Code: "tar.multi-volume", Phrase: tarPolicy}
 	// tar.remote-archive: a GNU HOST:PATH archive, which runs rsh/ssh.
 	ruleTarRemoteArchive = refusal.Rule{Code: "tar.remote-archive", Phrase: tarPolicy}
+	// tar.absolute-names: -P/--absolute-names (bsdtar -P, --absolute-paths, --insecure) in extract mode, which writes members wherever their absolute or ".." names lead.
+	ruleTarAbsoluteNames = refusal.Rule{Code: "tar.absolute-names", Phrase: tarPolicy}
 
 	// wget.background: -b detaches wget from the call, beyond its timeout.
 	ruleWgetBackground = refusal.Rule{Code: "wget.background", Phrase: "wget external program or output"}

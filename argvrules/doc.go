@@ -118,7 +118,8 @@
 // A program no family covers is allowed by name alone: it has no argv
 // form that runs another program or writes a file the request names
 // other than its own operands (cat, grep, head, wc, ls, cp, mv, rm, tee
-// ...), which are delegated like every program's own I/O. A program that
+// ...), which are delegated like every program's own I/O: only the
+// kernel sandbox keeps those writes in the allowed directories. A program that
 // has such a form and no family is refused by the policy's categorical
 // list instead.
 //

@@ -1,6 +1,7 @@
 package argvrules
 
 import (
+	"path"
 	"strings"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
@@ -302,7 +303,11 @@ func gnuTarRemote(name string) bool {
 // name in bsdtar, after operands). It also refuses a GNU archive name of
 // the form HOST:PATH (-f/--file value) unless --force-local is given, and
 // a --index-file, --volno-file or -g/--listed-incremental value that
-// OutputPath does not keep inside ctx.Dir (rule tar.output-path). A reading with a grammar error makes that
+// OutputPath does not keep inside ctx.Dir (rule tar.output-path), and
+// under either reading the places tarWrites checks: the -f archive (or
+// $TAPE) of -c/-r/-u/-A/--delete and the operands --remove-files deletes,
+// the -C and --one-top-level directories of -x (tar.output-path), and -P
+// in extract mode (tar.absolute-names). A reading with a grammar error makes that
 // tar exit before acting; argv is refused when neither reading is clean.
 func checkTar(argv []string, ctx Context) *Rejection {
 	if len(argv) == 0 {
@@ -324,6 +329,12 @@ func checkTar(argv []string, ctx Context) *Rejection {
 		return r
 	}
 	if r := gnuTarOutputFiles(gnu, ctx); r != nil {
+		return r
+	}
+	if r := tarWrites(gnu, gnuTarOps, ctx); r != nil {
+		return r
+	}
+	if r := tarWrites(bsd, bsdtarOps, ctx); r != nil {
 		return r
 	}
 	if gnu.Err != nil && bsd.Err != nil {
@@ -419,4 +430,171 @@ func gnuTarOutputFiles(p parsed, ctx Context) *Rejection {
 		}
 	}
 	return nil
+}
+
+// tarOp is what one tar event does, under either grammar, as far as the
+// write check needs to know.
+type tarOp int
+
+const (
+	tarOther tarOp = iota
+	// tarWriteArchive: a mode that creates or rewrites the -f archive:
+	// GNU tar 1.34 -c -r -u -A and --delete (src/tar.c, "Main operation
+	// mode"; --delete rewrites the archive in place, src/delete.c),
+	// bsdtar 3.7 -c -r -u (bsdtar(1) "-r ... appended", "-u ... update").
+	tarWriteArchive
+	// tarExtract: -x, which writes the members below the -C directory.
+	tarExtract
+	// tarFile: -f/--file, the archive.
+	tarFile
+	// tarDirectory: -C/--directory (bsdtar also --cd). Both tars
+	// compose a relative value with the previous one ("-C a -C b" is
+	// a/b; GNU tar manual 6.10.1 "Changing the Working Directory",
+	// bsdtar tar/bsdtar.c set_chdir) and open the -f archive before any
+	// -C, in the starting directory (verified with both).
+	tarDirectory
+	// tarAbsolute: GNU -P/--absolute-names, bsdtar -P, --absolute-paths
+	// and --insecure: extraction keeps leading "/" and ".." in member
+	// names (GNU tar manual 6.10.2 "Absolute File Names", bsdtar(1) -P).
+	tarAbsolute
+	// tarStdout: -O/--to-stdout: extraction writes nothing to disk.
+	tarStdout
+	// tarTopLevel: GNU --one-top-level[=DIR]: extraction into DIR below
+	// the -C directory; "--one-top-level=/abs" and "=../x" leave it
+	// (verified with GNU tar 1.34).
+	tarTopLevel // tarRemove: GNU --remove-files: after archiving, tar deletes each
+	// named file, relative to the -C in effect (GNU tar manual 4.4.2
+	// "Removing Files"); bsdtar 3.7 has no such option.
+	tarRemove
+)
+
+// gnuTarOps and bsdtarOps name the events' Key (GNU) or letter and long
+// name (bsdtar) that matter to tarWrites. --transform and bsdtar -s are
+// absent on purpose: without -P both tars strip a leading "/" and ".."
+// from the renamed member (verified: s,^,/abs/, and s,^,../, stay inside).
+var (
+	gnuTarOps = map[string]tarOp{
+		"c": tarWriteArchive, "r": tarWriteArchive, "u": tarWriteArchive, "A": tarWriteArchive, "delete": tarWriteArchive,
+		"x": tarExtract, "f": tarFile, "C": tarDirectory, "P": tarAbsolute, "O": tarStdout, "one-top-level": tarTopLevel,
+		"remove-files": tarRemove,
+	}
+	bsdtarOps = map[string]tarOp{
+		"c": tarWriteArchive, "r": tarWriteArchive, "u": tarWriteArchive,
+		"create": tarWriteArchive, "append": tarWriteArchive, "update": tarWriteArchive,
+		"x": tarExtract, "extract": tarExtract, "f": tarFile, "file": tarFile,
+		"C": tarDirectory, "directory": tarDirectory, "cd": tarDirectory,
+		"P": tarAbsolute, "absolute-paths": tarAbsolute, "insecure": tarAbsolute,
+		"O": tarStdout, "to-stdout": tarStdout,
+	}
+)
+
+// tarOpOf returns what ev does under the grammar whose table is ops.
+func tarOpOf(ev *event, ops map[string]tarOp) tarOp {
+	if ev.Kind != optionEvent {
+		return tarOther
+	}
+	key := ev.Opt.Key
+	switch {
+	case key != "":
+	case ev.Opt.Short != 0:
+		key = string(ev.Opt.Short)
+	default:
+		key = ev.Opt.Long
+	}
+	return ops[key]
+}
+
+// tarWrites checks, under one grammar's events, the places tar writes
+// besides the options of gnuTarOutputOptions: in a mode that writes the
+// archive, every -f value (or $TAPE, which both tars use when there is no
+// -f), and with --remove-files every operand, which tar deletes after
+// archiving it; in extract mode without -O, every -C directory as
+// composed so far and any --one-top-level directory below each, and -P
+// is refused.
+// Reading modes (-t, -d, and -x's archive) name files tar only reads,
+// and -C in create mode only selects what is read.
+func tarWrites(p parsed, ops map[string]tarOp, ctx Context) *Rejection {
+	var write, extract, stdout, file, remove bool
+	for i := range p.Events {
+		switch tarOpOf(&p.Events[i], ops) {
+		case tarRemove:
+			remove = true
+		case tarWriteArchive:
+			write = true
+		case tarExtract:
+			extract = true
+		case tarStdout:
+			stdout = true
+		case tarFile:
+			file = true
+		}
+	}
+	if write && !file && ctx.Env != nil {
+		if v, ok := ctx.Env("TAPE"); ok && v != "" && !redirect.Harmless(v) {
+			if err := redirect.ProbeWrite(ctx.Dir, v, redirect.File); err != nil {
+				return familyRule("tar", kindOutputPath, "output path outside the working directory").Reject(-1, "",
+					"the environment's TAPE=%q names the archive tar writes when no -f is given, which must stay inside the working directory (%s)", v, err.Error())
+			}
+		}
+	}
+	extract = extract && !stdout
+	dir := "."
+	for i := range p.Events {
+		ev := &p.Events[i]
+		if ev.Kind == operandEvent && write && remove && !redirect.Harmless(ev.Word) {
+			if r := outputPath(ctx, "tar", ev.Index, ev.Word, tarJoin(dir, ev.Word), redirect.FileOrDir); r != nil {
+				return r
+			}
+			continue
+		}
+		switch tarOpOf(ev, ops) {
+		case tarFile:
+			if write && ev.HasValue {
+				if r := outputValue(ctx, "tar", ev, redirect.File); r != nil {
+					return r
+				}
+			}
+		case tarAbsolute:
+			if extract {
+				return ruleTarAbsoluteNames.Reject(ev.Index, ev.Word,
+					"argument %d %q keeps absolute and \"..\" member names in extract mode, so the archive decides where tar writes (add -O to extract to standard output)",
+					ev.Index, ev.Word)
+			}
+		case tarDirectory:
+			if !ev.HasValue {
+				continue
+			}
+			dir = tarJoin(dir, ev.Value)
+			if extract {
+				if r := tarDirCheck(ctx, ev, dir); r != nil {
+					return r
+				}
+			}
+		case tarTopLevel:
+			if extract && ev.HasValue {
+				if r := tarDirCheck(ctx, ev, tarJoin(dir, ev.Value)); r != nil {
+					return r
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// tarJoin composes a -C value with the directory the earlier ones chose.
+func tarJoin(dir, v string) string {
+	if path.IsAbs(v) || dir == "." {
+		return v
+	}
+	return dir + "/" + v
+}
+
+// tarDirCheck checks p, the directory extraction writes into after ev,
+// naming ev in the refusal.
+func tarDirCheck(ctx Context, ev *event, p string) *Rejection {
+	word := ev.Word
+	if ev.ValueIndex >= 0 && ev.ValueIndex != ev.Index {
+		word = ev.Word + " " + ev.Value
+	}
+	return outputPath(ctx, "tar", ev.Index, word, p, redirect.Dir)
 }

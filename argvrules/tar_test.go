@@ -22,7 +22,7 @@ var tarRows = familyRows([]row{
 	{a("tar", "-cf", "--use-compress-program=x", "d"), ""}, // -f consumed it
 	{a("tar", "-cf", "host:x", "--force-local", "d"), ""},
 	{a("tar", "-cf", "./host:x", "d"), ""},
-	{a("tar", "-cf", "/a/b:x", "d"), ""},
+	{a("tar", "-tf", "/a/b:x"), ""},
 	{a("tar", "-c", "-f", "a.tar", "-C", "d", "."), ""},
 	{a("tar", "--checkpoint-action=dot", "-cf", "a", "d"), ""},
 	{a("tar", "-I", "zstd", "-cf", "x", "d"), ruleTarExecOption.Code},
@@ -86,6 +86,68 @@ var tarRows = familyRows([]row{
 	{a("tar", "-g", "sub/snap.snar", "-cf", "a.tar", "d"), ""},
 	{a("tar", "cgf", "snap.snar", "a.tar", "d"), ""},
 	{a("tar", "-cf", "a.tar", "--", "--index-file=/tmp/idx"), ""},
+	// archives written outside: create, append, update, concatenate, delete
+	{a("tar", "-czf", "/tmp/o.tgz", "."), "tar.output-path"},
+	{a("tar", "czf", "/tmp/o.tgz", "."), "tar.output-path"},
+	{a("tar", "-c", "--file=../o.tar", "."), "tar.output-path"},
+	{a("tar", "--create", "--file", "out/o.tar", "."), "tar.output-path"}, // out -> /tmp
+	{a("tar", "-rf", "/tmp/o.tar", "file.txt"), "tar.output-path"},
+	{a("tar", "-uf", "../o.tar", "file.txt"), "tar.output-path"},
+	{a("tar", "-Af", "/tmp/o.tar", "b.tar"), "tar.output-path"},
+	{a("tar", "--concatenate", "-f", "/tmp/o.tar", "b.tar"), "tar.output-path"},
+	{a("tar", "--delete", "-f", "/tmp/o.tar", "m"), "tar.output-path"},
+	{a("tar", "-c", "-f", "a.tar", "-f", "/tmp/b.tar", "."), "tar.output-path"},
+	{a("bsdtar", "-cf", "/tmp/o.tar", "."), "tar.output-path"},
+	{a("bsdtar", "--create", "--file=/tmp/o.tar", "."), "tar.output-path"},
+	{a("bsdtar", "-c", "-W", "file=/tmp/o.tar", "."), "tar.output-path"},
+	{a("tar", "-C", "/tmp", "-cf", "../o.tar", "."), "tar.output-path"}, // -f is opened before -C
+	// extraction outside: -C, composed -C, --one-top-level, -P
+	{a("tar", "-xzf", "a.tgz", "-C", "/tmp"), "tar.output-path"},
+	{a("tar", "-xzf", "a.tgz", "-C", "../x"), "tar.output-path"},
+	{a("tar", "-xf", "a.tar", "-C", "out"), "tar.output-path"},
+	{a("tar", "-xf", "a.tar", "-C", "sub", "-C", "../.."), "tar.output-path"},
+	{a("tar", "xfC", "a.tar", "/tmp"), "tar.output-path"},
+	{a("tar", "-x", "--directory=/tmp", "-f", "a.tar"), "tar.output-path"},
+	{a("tar", "--get", "-f", "a.tar", "--dir", "/tmp"), "tar.output-path"},
+	{a("bsdtar", "-xf", "a.tar", "--cd", "/tmp"), "tar.output-path"},
+	{a("bsdtar", "-x", "-f", "a.tar", "-C/tmp"), "tar.output-path"},
+	{a("tar", "-xf", "a.tar", "--one-top-level=/tmp/x"), "tar.output-path"},
+	{a("tar", "-xf", "a.tar", "-C", "sub", "--one-top-level=../../x"), "tar.output-path"},
+	{a("tar", "-xPf", "a.tar"), "tar.absolute-names"},
+	{a("tar", "xPf", "a.tar"), "tar.absolute-names"},
+	{a("tar", "-x", "--absolute-names", "-f", "a.tar"), "tar.absolute-names"},
+	{a("tar", "-x", "--abs", "-f", "a.tar"), "tar.absolute-names"},
+	{a("bsdtar", "-x", "--absolute-paths", "-f", "a.tar"), "tar.absolute-names"},
+	{a("bsdtar", "-x", "--insecure", "-f", "a.tar"), "tar.absolute-names"},
+	// --remove-files deletes the operands after archiving them
+	{a("tar", "-czf", "o.tgz", "--remove-files", "/tmp/x"), "tar.output-path"},
+	{a("tar", "--remove-files", "-cf", "o.tar", "-C", "/tmp", "x"), "tar.output-path"},
+	{a("tar", "-cf", "o.tar", "--remove-files", "sub", "../x"), "tar.output-path"},
+	{a("tar", "-czf", "o.tgz", "--remove-files", "sub", "file.txt"), ""},
+	{a("tar", "-C", "sub", "-cf", "o.tar", "--remove-files", "new"), ""},
+	{a("tar", "-czf", "o.tgz", "/tmp/x", "../y"), ""},
+	// everyday forms stay allowed
+	{a("tar", "-czf", "out.tgz", "dir"), ""},
+	{a("tar", "-xzf", "a.tgz"), ""},
+	{a("tar", "-xzf", "a.tgz", "-C", "sub/new"), ""},
+	{a("tar", "-C", "/abs/src", "-czf", "out.tgz", "."), ""},
+	{a("tar", "-tf", "/abs/a.tar"), ""},
+	{a("tar", "-tvzf", "../a.tgz"), ""},
+	{a("tar", "-xf", "/abs/a.tar", "-C", "."), ""},
+	{a("tar", "-xf", "../a.tar"), ""},
+	{a("tar", "-df", "/abs/a.tar", "-C", "/abs"), ""},
+	{a("tar", "-xOf", "a.tar", "-C", "/tmp"), ""},
+	{a("tar", "-x", "--to-stdout", "-P", "-f", "/abs/a.tar"), ""},
+	{a("tar", "-cPf", "a.tar", "/etc/hosts"), ""},
+	{a("bsdtar", "-cPf", "a.tar", "/etc/hosts"), ""},
+	{a("tar", "-czf", "-", "."), ""},
+	{a("tar", "-cf", "/dev/null", "."), ""},
+	{a("tar", "-xf", "a.tar", "--one-top-level"), ""},
+	{a("tar", "-xf", "a.tar", "--one-top-level=sub/x"), ""},
+	{a("tar", "-xf", "a.tar", "--transform", "s,^,/tmp/,"), ""},
+	{a("bsdtar", "-xf", "a.tar", "-s", ",^,/tmp/,"), ""},
+	{a("tar", "-xf", "a.tar", "-C", "sub", "-C", "new"), ""},
+	{a("tar", "-xf", "a.tar", "-C", "sub", "-C", ".."), "tar.output-path"}, // ".." as for ">": sub may be a symlink
 })
 
 func TestTarRows(t *testing.T) { checkRows(t, tarRows) }
@@ -98,5 +160,33 @@ func TestTarMessageNamesAbbreviation(t *testing.T) {
 	}
 	if r.Index != 3 || r.Arg != "--use-comp=sh" {
 		t.Errorf("Index/Arg = %d/%q", r.Index, r.Arg)
+	}
+}
+
+// TestTarTapeEnvironment checks $TAPE, the archive both tars write when
+// a writing mode has no -f.
+func TestTarTapeEnvironment(t *testing.T) {
+	ctx := pinCtx(t, rowDir(t))
+	for _, c := range []struct {
+		tape string
+		argv []string
+		want string
+	}{
+		{"/tmp/t.tar", a("tar", "-c", "."), "tar.output-path"},
+		{"../t.tar", a("bsdtar", "-c", "."), "tar.output-path"},
+		{"t.tar", a("tar", "-c", "."), ""},
+		{"/tmp/t.tar", a("tar", "-cf", "o.tar", "."), ""},
+		{"/tmp/t.tar", a("tar", "-x"), ""},
+		{"-", a("tar", "-c", "."), ""},
+	} {
+		ctx := ctx
+		ctx.Env = func(name string) (string, bool) { return c.tape, name == "TAPE" }
+		got := ""
+		if r := checkTar(c.argv, ctx); r != nil {
+			got = string(r.Code)
+		}
+		if got != c.want {
+			t.Errorf("TAPE=%s %q: got %q, want %q", c.tape, c.argv, got, c.want)
+		}
 	}
 }

@@ -11,8 +11,8 @@ import (
 // contains 'T' (-T tests the archive by running unzip, -TT CMD / -TTCMD
 // names the test command, in any cluster such as -qT) and every long
 // option that is a prefix of --test or --unzip-command is refused. The
-// archive and --out paths zip writes are delegated, like cp's
-// destination. A call without any operand (zip --help, zip -v) is refused:
+// files zip writes (the archive, --out, -lf, -b) must stay inside the
+// working directory (zipOutputs). A call without any operand (zip --help, zip -v) is refused:
 // the recognizer admits the archive-building forms, and the reference
 // server refused zip as a whole, which its corpus rows keep for these.
 func checkZip(argv []string, ctx Context) *Rejection {
@@ -37,5 +37,5 @@ func checkZip(argv []string, ctx Context) *Rejection {
 				"argument %d %q contains -T or -TT, which runs unzip or a command of its choosing to test the archive", j, w)
 		}
 	}
-	return nil
+	return zipOutputs(argv, ctx)
 }
