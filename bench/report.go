@@ -42,6 +42,7 @@ func (b *bench) write() error {
 		}
 		fmt.Fprintf(&w, "| %s | %s | %s | %s |\n", g.name, g.target, g.measured, verdict)
 	}
+	writeMisses(&w, b.goals)
 	for _, p := range b.parts {
 		fmt.Fprintf(&w, "\n## %s\n\n%s", p.title, p.body.String())
 	}
