@@ -127,21 +127,21 @@ func (s *Server) run(ctx context.Context, c call, o outcome) outcome {
 	if o.run.Outcome == runner.Cancelled {
 		o.reason = cancelReason(ctx)
 	}
-	o.denied = denials(o)
+	o.denied, o.readDirs = s.denials(o), s.readDirs()
 	return o
 }
 
 // denials are what the sandbox denied a call that ran confined and
-// failed, read from its stderr (sandbox.GuessDenials).
-func denials(o outcome) []sandbox.Denial { return denialsIn(o, o.run.Stderr) }
+// failed, read from its stderr (sandbox.GuessCallDenials).
+func (s *Server) denials(o outcome) []sandbox.Denial { return s.denialsIn(o, o.run.Stderr) }
 
 // denialsIn are the denials of a failed confined call read from stderr,
 // the stream as captured or, for a job, as retained.
-func denialsIn(o outcome, stderr []byte) []sandbox.Denial {
+func (s *Server) denialsIn(o outcome, stderr []byte) []sandbox.Denial {
 	if o.kind != ran || !pipelineStatus(o.run).failed || !sandbox.Confined(o.plan) {
 		return nil
 	}
-	ds := append(sandbox.GuessDenials(stderr), sandbox.CredentialDenials(o.plan, stderr)...)
+	ds := append(sandbox.GuessCallDenials(o.plan, s.readDirs(), stderr), sandbox.CredentialDenials(o.plan, stderr)...)
 	return append(ds, sandbox.SigningDenials(o.plan, stderr)...)
 }
 
@@ -159,6 +159,16 @@ func stderrHead(out *outputs.Output) []byte {
 		return nil
 	}
 	return c.Data
+}
+
+// readDirs are the trees confined stages read, for the hints that widen
+// them (MCP_SHELL_SANDBOX_READ_DIRS replaces the list, so a hint gives
+// all of it).
+func (s *Server) readDirs() []string {
+	if s.opts.Launcher == nil {
+		return sandbox.DefaultReadDirs
+	}
+	return s.opts.Launcher.ReadDirs()
 }
 
 // sandbox is how this server confines children, for the audit record.
