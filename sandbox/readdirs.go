@@ -5,6 +5,7 @@ import (
 	"debug/elf"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/internal/lazyre"
@@ -16,12 +17,14 @@ import (
 const ReadDirsVar = "MCP_SHELL_SANDBOX_READ_DIRS"
 
 // ReadDirsSetting is the assignment of ReadDirsVar that keeps current
-// and adds each of add not already beneath an entry of it, e.g.
-// "MCP_SHELL_SANDBOX_READ_DIRS=/usr,/bin,...,/etc,/proc".
+// and adds each of add not already beneath an entry of it by name, e.g.
+// "MCP_SHELL_SANDBOX_READ_DIRS=/usr,/bin,...,/etc,/proc". Names, not
+// resolved links: /lib stays in the value beside /usr where it is a
+// link to /usr/lib, as in the default list.
 func ReadDirsSetting(current []string, add ...string) string {
 	list := append([]string{}, current...)
 	for _, a := range add {
-		if a != "" && !covered(list, a) {
+		if a != "" && !slices.ContainsFunc(list, func(d string) bool { return within(d, a) }) {
 			list = append(list, a)
 		}
 	}
