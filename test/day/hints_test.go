@@ -3,11 +3,14 @@
 package day
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -34,8 +37,19 @@ func TestDenialHints(t *testing.T) {
 			t.Skipf("%s is missing", p)
 		}
 	}
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	must(t, err)
+	users := []*syscall.Credential{nil}
+	if os.Getuid() == 0 {
+		// An unprivileged server's stages see no read-only mounts: its
+		// writes outside fail with Landlock's EACCES, not EROFS.
+		users = append(users, &syscall.Credential{Uid: 65534, Gid: 65534})
+	}
+	for _, cred := range users {
+		t.Run(credName(cred), func(t *testing.T) { hintsAs(t, cred) })
+	}
+}
+
+func hintsAs(t *testing.T, cred *syscall.Credential) {
+	root := searchableTemp(t, cred)
 	f := &fixture{root: root, home: filepath.Join(root, "home"), work: filepath.Join(root, "work")}
 	tgt := filepath.Join(root, "tgt")
 	for _, d := range []string{f.home, f.work, tgt, filepath.Join(root, "src")} {
@@ -44,6 +58,32 @@ func TestDenialHints(t *testing.T) {
 	must(t, os.WriteFile(filepath.Join(root, "src", "a.txt"), []byte("a\n"), 0o644))
 	if out, err := exec.Command("tar", "-czf", filepath.Join(f.work, "src.tar.gz"), "-C", root, "src").CombinedOutput(); err != nil {
 		t.Fatalf("tar: %v\n%s", err, out)
+	}
+	if cred != nil {
+		must(t, filepath.Walk(root, func(p string, _ os.FileInfo, err error) error {
+			if err != nil {
+				return err
+			}
+			return os.Lchown(p, int(cred.Uid), int(cred.Gid))
+		}))
+	}
+	start := func(env []string, log string) *mcp.ClientSession {
+		t.Helper()
+		logFile, err := os.Create(log)
+		must(t, err)
+		t.Cleanup(func() { logFile.Close() })
+		cmd := exec.Command(binary, f.work)
+		cmd.Env, cmd.Stderr = env, logFile
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "day", Version: "0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil)
+		if err != nil {
+			b, _ := os.ReadFile(log)
+			t.Fatalf("connect: %v\n%s", err, b)
+		}
+		t.Cleanup(func() { cs.Close() })
+		return cs
 	}
 	base := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + f.home, "LANG=C.UTF-8", "ALLOW_COMMANDS=tar,ls,git"}
 	call := func(cs *mcp.ClientSession, argv ...string) string {
@@ -60,7 +100,7 @@ func TestDenialHints(t *testing.T) {
 	}
 
 	t.Run("tar extracts outside", func(t *testing.T) {
-		cs, _ := f.connect(t, base, filepath.Join(root, "server.log"))
+		cs := start(base, filepath.Join(root, "server.log"))
 		text := call(cs, "tar", "-xzf", "src.tar.gz", "-C", tgt)
 		if !strings.Contains(text, "write to "+tgt) || !strings.Contains(text, "MCP_SHELL_ALLOWED_DIRECTORIES") || !strings.Contains(text, "a guess") {
 			t.Errorf("the hint does not call the extraction a write naming the write setting:\n%s", text)
@@ -74,7 +114,7 @@ func TestDenialHints(t *testing.T) {
 	})
 	t.Run("read dirs without the libraries", func(t *testing.T) {
 		log := filepath.Join(root, "narrow.log")
-		cs, _ := f.connect(t, append(base, sandbox.ReadDirsVar+"="+tgt), log)
+		cs := start(append(base, sandbox.ReadDirsVar+"="+tgt), log)
 		text := call(cs, "ls", f.work)
 		if !strings.Contains(text, "exit status 127") || !strings.Contains(text, "error while loading shared libraries") {
 			t.Skipf("ls did not fail to load (statically linked?):\n%s", text)
@@ -93,7 +133,7 @@ func TestDenialHints(t *testing.T) {
 			t.Errorf("%d start-up warnings about the loader's directories, want 1:\n%s", n, b)
 		}
 		// The value the hint gives lets the program load.
-		cs2, _ := f.connect(t, append(base, value), filepath.Join(root, "followed.log"))
+		cs2 := start(append(base, value), filepath.Join(root, "followed.log"))
 		if text := call(cs2, "ls", f.work); !strings.Contains(text, "src.tar.gz") {
 			t.Errorf("ls under %s fails:\n%s", value, text)
 		}
