@@ -110,17 +110,8 @@ func GuessDenials(stderr []byte) []Denial { return guessDenials(nil, stderr) }
 
 // GuessCallDenials is GuessDenials for the stages of p, whose argv
 // settle what a message leaves open (tar's "Cannot open" is a write when
-// tar extracts), plus the shared libraries a stage could not load
-// because readDirs (Rules.ReadDirs) leaves their directory unreadable.
-func GuessCallDenials(p *plan.Call, readDirs []string, stderr []byte) []Denial {
-	out := guessDenials(p, stderr)
-	for _, d := range libraryDenials(readDirs, stderr) {
-		if len(out) < MaxDenials && !containsDenial(out, d) {
-			out = append(out, d)
-		}
-	}
-	return out
-}
+// tar extracts, a read when it lists).
+func GuessCallDenials(p *plan.Call, stderr []byte) []Denial { return guessDenials(p, stderr) }
 
 func guessDenials(p *plan.Call, stderr []byte) []Denial {
 	var out []Denial
@@ -327,12 +318,16 @@ func Confined(p *plan.Call) bool {
 
 // Hint is the one line a failed call's result carries about ds: what was
 // denied and the setting that widens each kind. "" for no denials.
-// readDirs are the trees stages read (Rules.ReadDirs): since
+// readDirs are the trees stages read (Rules.ReadDirs; nil for
+// DefaultReadDirs): since
 // MCP_SHELL_SANDBOX_READ_DIRS replaces them, a hint that widens reads
 // gives its whole value, readDirs plus what was denied.
 func Hint(ds []Denial, readDirs []string) string {
 	if len(ds) == 0 {
 		return ""
+	}
+	if readDirs == nil {
+		readDirs = DefaultReadDirs
 	}
 	what := make([]string, len(ds))
 	guess := false

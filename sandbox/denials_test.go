@@ -85,7 +85,7 @@ func TestGuessCallDenials(t *testing.T) {
 		{tar("-xf", "s.tar"), "cat: x: Cannot open: Permission denied\n", "read of a file"},
 	} {
 		var got []string
-		for _, d := range GuessCallDenials(tc.p, DefaultReadDirs, []byte(tc.stderr)) {
+		for _, d := range GuessCallDenials(tc.p, []byte(tc.stderr)) {
 			got = append(got, d.String())
 		}
 		if g := strings.Join(got, "; "); g != tc.want {

@@ -150,10 +150,15 @@ var loadFailure = lazyre.New(`error while loading shared libraries: ([^\s:]+):|E
 // for a library that did not load.
 var libraryDirs = []string{"/lib", "/lib/*-linux-*", "/lib64", "/lib32", "/libx32", "/usr/lib", "/usr/lib/*-linux-*", "/usr/lib64", "/usr/lib32", "/usr/libx32", "/usr/local/lib"}
 
-// libraryDenials are the shared libraries stderr says did not load that
-// exist in a library directory readDirs leaves unreadable; a library
-// found nowhere, or where the stage may read, is no denial.
-func libraryDenials(readDirs []string, stderr []byte) []Denial {
+// LibraryDenials are the shared libraries stderr says did not load (for
+// a stage that exited 127, the loader's status) that exist in a library
+// directory readDirs (Rules.ReadDirs; nil for DefaultReadDirs) leaves
+// unreadable; a library found nowhere, or where the stage may read, is
+// no denial.
+func LibraryDenials(readDirs []string, stderr []byte) []Denial {
+	if readDirs == nil {
+		readDirs = DefaultReadDirs
+	}
 	var out []Denial
 	for line := range bytes.Lines(stderr) {
 		m := loadFailure.FindStringSubmatch(string(line))

@@ -82,7 +82,7 @@ func TestLibraryDenials(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string
-			ds := GuessCallDenials(nil, tc.readDirs, []byte(tc.stderr))
+			ds := LibraryDenials(tc.readDirs, []byte(tc.stderr))
 			for _, d := range ds {
 				got = append(got, d.String())
 			}
