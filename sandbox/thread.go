@@ -34,9 +34,14 @@ import (
 // running an instruction of the program), gets its limits with
 // prlimit(2), and is detached.
 
-// cldTrapped is CLD_TRAPPED, the siginfo code of a traced child's stop
-// (include/uapi/asm-generic/siginfo.h).
-const cldTrapped = 4
+// The siginfo codes of SIGCHLD (include/uapi/asm-generic/siginfo.h):
+// a child that ended (exited, killed, dumped), and a traced child's stop.
+const (
+	cldExited  = 1
+	cldKilled  = 2
+	cldDumped  = 3
+	cldTrapped = 4
+)
 
 // restrictThread restricts the calling (locked) thread as pl says:
 // no_new_privs, in mode landlock the stage's ruleset, no capabilities,
@@ -229,8 +234,14 @@ func confineTraced(pid, scopeFD int, pl applied) (trapped bool, err error) {
 			return false, fail("rlimit", "waitid: %w", err)
 		}
 	}
-	if info.Code != cldTrapped {
+	switch info.Code {
+	case cldExited, cldKilled, cldDumped:
 		return false, nil
+	case cldTrapped:
+	default:
+		// A group-stop before PTRACE_TRACEME (CLD_STOPPED) would hand out
+		// a stage that later stops at its execve with no tracer waiting.
+		return false, fail("confine", "the new stage stopped (code %d) before it could be confined", info.Code)
 	}
 	if st := siginfoStatus(&info); st != int32(unix.SIGTRAP) {
 		return false, fail("confine", "the new stage stopped with signal %d before it could be confined", st)

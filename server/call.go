@@ -153,7 +153,7 @@ func denialsIn(o outcome, stderr []byte) []sandbox.Denial {
 		}
 	}
 	ds = append(ds, sandbox.CredentialDenials(o.plan, stderr)...)
-	return append(ds, sandbox.SigningDenials(o.plan, stderr)...)
+	return append(ds, sandbox.SigningDenials(o.plan, stageFailed(o.run), stderr)...)
 }
 
 // hintBytes is how much of a job's retained stderr is read for the
@@ -229,4 +229,17 @@ func (s *Server) spec(c call, pl *plan.Call) *runner.Spec {
 	}
 	spec.DiscardStderr = c.discardStderr
 	return spec
+}
+
+// stageFailed says whether stage i of res ended other than with status 0
+// (a stage without a status, not started or not waited for, counts as
+// failed).
+func stageFailed(res runner.Result) func(int) bool {
+	return func(i int) bool {
+		if i >= len(res.Stages) {
+			return true
+		}
+		ec := res.Stages[i].ExitCode
+		return ec == nil || *ec != 0
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/argvrules"
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
@@ -18,6 +19,9 @@ import (
 // timeout on a busy machine. Only the caches of a stage's own family and
 // of the families it starts (make's go) count; a cache the stage's
 // environment does not name (the sandbox off: the user's own) never does.
+// A cache seen warm once stays warm for the server's life: a stage that
+// deletes the marker cannot make later calls' default timeout the
+// maximum.
 func coldCache(pl *plan.Call) string {
 	if pl == nil {
 		return ""
@@ -32,14 +36,21 @@ func coldCache(pl *plan.Call) string {
 				if !ok || !filepath.IsAbs(dir) {
 					continue
 				}
+				if _, seen := warmCaches.Load(dir); seen {
+					continue
+				}
 				if _, err := os.Stat(filepath.Join(dir, c.Warm)); errors.Is(err, fs.ErrNotExist) {
 					return c.Env + "=" + dir
 				}
+				warmCaches.Store(dir, true)
 			}
 		}
 	}
 	return ""
 }
+
+// warmCaches holds the cache directories coldCache has seen warm.
+var warmCaches sync.Map
 
 // stageFamilies are the family named and the families it starts.
 func stageFamilies(name string) []*argvrules.Family {

@@ -46,3 +46,27 @@ func TestColdCache(t *testing.T) {
 		})
 	}
 }
+
+// TestColdCacheStaysWarm: once a cache was seen warm, deleting its marker
+// (which any stage writing the cache can do) does not make it cold again,
+// so no call can turn later calls' default timeout into the maximum.
+func TestColdCacheStaysWarm(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "trim.txt")
+	pl := &plan.Call{Stages: []plan.Stage{{Family: "go", Env: []string{"GOCACHE=" + dir}}}}
+	if got := coldCache(pl); got == "" {
+		t.Fatal("an empty cache is not cold")
+	}
+	if err := os.WriteFile(marker, []byte("1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := coldCache(pl); got != "" {
+		t.Fatalf("a warm cache is cold: %q", got)
+	}
+	if err := os.Remove(marker); err != nil {
+		t.Fatal(err)
+	}
+	if got := coldCache(pl); got != "" {
+		t.Fatalf("a cache seen warm is cold again after its marker was deleted: %q", got)
+	}
+}

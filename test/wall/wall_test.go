@@ -4,6 +4,7 @@ package wall
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -54,17 +55,29 @@ var routes = []struct {
 	// subcommand), and the probe skips the classes that network is.
 	network bool
 	timeout time.Duration
+	// background: the route runs as a background job, its output read
+	// once it ended.
+	background bool
 }{
-	{"leaf", func(probe string) []string { return []string{probe, "targets.txt"} }, nil, false, 2 * time.Minute},
-	{"make", func(string) []string { return []string{"make", "-s"} }, []string{"make"}, false, 2 * time.Minute},
-	{"npm test", func(string) []string { return []string{"npm", "test", "--silent"} }, []string{"npm", "node"}, false, 2 * time.Minute},
-	{"npm install", func(string) []string { return []string{"npm", "install", "--silent"} }, []string{"npm", "node"}, true, 2 * time.Minute},
-	{"go test", func(string) []string { return []string{"go", "test", "-count=1"} }, []string{"go"}, false, 4 * time.Minute},
+	{"leaf", func(probe string) []string { return []string{probe, "targets.txt"} }, nil, false, 2 * time.Minute, false},
+	{"make", func(string) []string { return []string{"make", "-s"} }, []string{"make"}, false, 2 * time.Minute, false},
+	{"npm test", func(string) []string { return []string{"npm", "test", "--silent"} }, []string{"npm", "node"}, false, 2 * time.Minute, false},
+	{"npm install", func(string) []string { return []string{"npm", "install", "--silent"} }, []string{"npm", "node"}, true, 2 * time.Minute, false},
+	{"go test", func(string) []string { return []string{"go", "test", "-count=1"} }, []string{"go"}, false, 4 * time.Minute, false},
 	// A fetch word passed to a script or to the test binary grants the
 	// stage nothing: the network follows the parsed subcommand.
-	{"npm test install", func(string) []string { return []string{"npm", "test", "--silent", "install"} }, []string{"npm", "node"}, false, 2 * time.Minute},
-	{"npm run build view", func(string) []string { return []string{"npm", "run", "--silent", "build", "view"} }, []string{"npm", "node"}, false, 2 * time.Minute},
-	{"go test -args get", func(string) []string { return []string{"go", "test", "-count=1", "-v", ".", "-args", "get"} }, []string{"go"}, false, 4 * time.Minute},
+	{"npm test install", func(string) []string { return []string{"npm", "test", "--silent", "install"} }, []string{"npm", "node"}, false, 2 * time.Minute, false},
+	{"npm run build view", func(string) []string { return []string{"npm", "run", "--silent", "build", "view"} }, []string{"npm", "node"}, false, 2 * time.Minute, false},
+	{"go test -args get", func(string) []string { return []string{"go", "test", "-count=1", "-v", ".", "-args", "get"} }, []string{"go"}, false, 4 * time.Minute, false},
+	// Every other way a stage starts: behind the wrappers the policy
+	// looks through, as a later stage of a pipeline and as xargs's
+	// child, and as a background job.
+	{"timeout", func(probe string) []string { return []string{"timeout", "100", probe, "targets.txt"} }, []string{"timeout"}, false, 2 * time.Minute, false},
+	{"env", func(probe string) []string { return []string{"env", "WALL=1", probe, "targets.txt"} }, []string{"env"}, false, 2 * time.Minute, false},
+	{"nice", func(probe string) []string { return []string{"nice", "-n", "5", probe, "targets.txt"} }, []string{"nice"}, false, 2 * time.Minute, false},
+	{"pipeline stage 1", func(probe string) []string { return []string{probe, "targets.txt", "|", "cat"} }, []string{"cat"}, false, 2 * time.Minute, false},
+	{"cat | xargs", func(probe string) []string { return []string{"cat", "args.txt", "|", "xargs", probe} }, []string{"cat", "xargs"}, false, 2 * time.Minute, false},
+	{"background job", func(probe string) []string { return []string{probe, "targets.txt"} }, nil, false, 2 * time.Minute, true},
 }
 
 // answerMargin is how much longer than a call's timeout the client waits
@@ -115,7 +128,12 @@ func wallAs(t *testing.T, cred *syscall.Credential) {
 			t.Logf("%s: skipped as uid 65534 without MCP_SHELL_TEST_HEAVY=1 (a cold build cache compiles the standard library)", r.name)
 			continue
 		}
-		out := f.call(t, r.argv(f.probe), r.timeout)
+		var out string
+		if r.background {
+			out = f.callBackground(t, r.argv(f.probe), r.timeout)
+		} else {
+			out = f.call(t, r.argv(f.probe), r.timeout)
+		}
 		for _, line := range strings.Split(out, "\n") {
 			fields := strings.SplitN(line, " ", 3)
 			if len(fields) < 2 || (fields[1] != "blocked" && fields[1] != "OPEN" && fields[1] != "allowed") {
@@ -204,7 +222,7 @@ type fixture struct {
 	conns                *atomic.Int32
 }
 
-func newFixture(t *testing.T, cred *syscall.Credential) *fixture {
+func newFixture(t *testing.T, cred *syscall.Credential, serverEnv ...string) *fixture {
 	t.Helper()
 	root := tempDir(t, cred)
 	f := &fixture{work: filepath.Join(root, "work"), outside: filepath.Join(root, "outside"), conns: &atomic.Int32{}}
@@ -219,13 +237,14 @@ func newFixture(t *testing.T, cred *syscall.Credential) *fixture {
 	if f.canaryInfo, err = os.Stat(f.canary); err != nil {
 		t.Fatal(err)
 	}
-	writeOwned(t, filepath.Join(f.work, "Makefile"), "all:\n\t./probe targets.txt\n", 0o644, cred)
+	writeOwned(t, filepath.Join(f.work, "Makefile"), "all:\n\t./probe targets.txt\nslow:\n\tsleep 60\n", 0o644, cred)
 	writeOwned(t, filepath.Join(f.work, "package.json"), `{"name":"wall","version":"1.0.0","scripts":{"test":"./probe targets.txt","build":"./probe targets.txt","preinstall":"./probe targets.txt network"}}`+"\n", 0o644, cred)
 	// npm install has nothing to fetch; audit, fund and the update check
 	// would still ask the registry.
 	writeOwned(t, filepath.Join(f.work, ".npmrc"), "audit=false\nfund=false\nupdate-notifier=false\n", 0o644, cred)
 	writeOwned(t, filepath.Join(f.work, "go.mod"), "module wall.invalid/probe\n\ngo 1.22\n", 0o644, cred)
 	writeOwned(t, filepath.Join(f.work, "probe_test.go"), goProbeTest, 0o644, cred)
+	writeOwned(t, filepath.Join(f.work, "args.txt"), "targets.txt\n", 0o644, cred)
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -259,7 +278,7 @@ func newFixture(t *testing.T, cred *syscall.Credential) *fixture {
 			c.Close()
 		}
 	}()
-	f.start(t, cred, root)
+	f.start(t, cred, root, serverEnv)
 	var targets strings.Builder
 	pid := f.server.Process.Pid
 	fmt.Fprintf(&targets, "server %d\n", pid)
@@ -295,7 +314,7 @@ func TestProbe(t *testing.T) {
 // probe, make, npm and go allowlisted, /proc added to the read trees (the
 // server's environment must stay unreadable whatever they say), and
 // connects a client.
-func (f *fixture) start(t *testing.T, cred *syscall.Credential, root string) {
+func (f *fixture) start(t *testing.T, cred *syscall.Credential, root string, extra []string) {
 	t.Helper()
 	goBin, _ := exec.LookPath("go")
 	safePath := "/usr/local/bin:/usr/bin:/bin"
@@ -304,7 +323,7 @@ func (f *fixture) start(t *testing.T, cred *syscall.Credential, root string) {
 	}
 	env := []string{
 		"PATH=" + safePath, "HOME=" + filepath.Join(root, "home"), "SECRET_TOKEN=wall-secret",
-		"ALLOW_COMMANDS=" + f.probe + ",make,npm,go",
+		"ALLOW_COMMANDS=" + f.probe + ",make,npm,go,timeout,env,nice,xargs,cat",
 		"MCP_SHELL_SAFE_PATH=" + safePath,
 		"MCP_SHELL_SANDBOX_READ_DIRS=" + strings.Join(append(slices.Clone(sandbox.DefaultReadDirs), "/proc"), ","),
 		"MCP_SHELL_RETAIN_DIR=" + filepath.Join(root, "retain"),
@@ -318,7 +337,7 @@ func (f *fixture) start(t *testing.T, cred *syscall.Credential, root string) {
 		}
 	}
 	cmd := exec.Command(binary, f.work)
-	cmd.Env = env
+	cmd.Env = append(env, extra...)
 	cmd.Stderr = os.Stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -353,6 +372,61 @@ func (f *fixture) call(t *testing.T, argv []string, timeout time.Duration) strin
 	}
 	if res.IsError {
 		t.Fatalf("%q: %s", argv, out.String())
+	}
+	return out.String()
+}
+
+// callBackground runs argv as a background job under timeout, waits for
+// it to end (job_status waits) and returns its retained stdout.
+func (f *fixture) callBackground(t *testing.T, argv []string, timeout time.Duration) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout+answerMargin)
+	defer cancel()
+	res, err := f.session.CallTool(ctx, &mcp.CallToolParams{Name: "shell_execute", Arguments: map[string]any{"command": argv, "timeout": int(timeout.Seconds()), "background": true}})
+	if err != nil || res.IsError {
+		t.Fatalf("%q as a job: %v %v", argv, err, res)
+	}
+	var started struct {
+		JobID string `json:"job_id"`
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	if json.Unmarshal(raw, &started) != nil || started.JobID == "" {
+		t.Fatalf("%q: no job started: %s", argv, raw)
+	}
+	for ended := false; !ended; {
+		st, err := f.session.CallTool(ctx, &mcp.CallToolParams{Name: "job_status", Arguments: map[string]any{"id": started.JobID, "wait": 30}})
+		if err != nil {
+			t.Fatalf("job_status %s: %v:\n%s", started.JobID, err, f.diagnose())
+		}
+		var out struct {
+			State string `json:"state"`
+		}
+		raw, _ := json.Marshal(st.StructuredContent)
+		if err := json.Unmarshal(raw, &out); err != nil {
+			t.Fatalf("job_status %s: %v", started.JobID, err)
+		}
+		ended = out.State != "running" && out.State != "queued"
+	}
+	var out strings.Builder
+	for offset := 0; ; {
+		rd, err := f.session.CallTool(ctx, &mcp.CallToolParams{Name: "read_output", Arguments: map[string]any{"id": started.JobID, "offset": offset, "length": 1 << 20}})
+		if err != nil || rd.IsError {
+			t.Fatalf("read_output %s: %v %v", started.JobID, err, rd)
+		}
+		var page struct {
+			Data       string `json:"data"`
+			NextOffset int    `json:"next_offset"`
+			EOF        bool   `json:"eof"`
+		}
+		raw, _ := json.Marshal(rd.StructuredContent)
+		if err := json.Unmarshal(raw, &page); err != nil {
+			t.Fatalf("read_output %s: %v", started.JobID, err)
+		}
+		out.WriteString(page.Data)
+		if page.EOF || page.NextOffset <= offset {
+			break
+		}
+		offset = page.NextOffset
 	}
 	return out.String()
 }

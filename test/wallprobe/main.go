@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -132,6 +133,26 @@ var classes = []class{
 	{"timestamps-outside", timestampsOutside},
 	{"timestamps-outside-by-dotdot", timestampsByDotdot},
 	{"mode-outside", modeOutside},
+	// The compat ABIs, numbers beyond the table and clone3 in each form:
+	// every way around the number search the filter is.
+	{"i386-abi", i386Call},
+	{"x32-abi", x32Calls},
+	{"unlisted-numbers", unlistedNumbers},
+	{"clone3-plain", clone3Plain},
+	{"clone3-cgroup-from-thread", fromNewThread(leaveCgroup)},
+	{"clone-user-namespace", cloneNewUser},
+	{"personality-read-implies-exec", personalityReadImpliesExec},
+	{"pidfd-getfd-server", pidfdGetfdServer},
+	{"cgroup-procs-write", cgroupProcsWrite},
+	{"icmp-socket", socketOf(unix.AF_INET, unix.SOCK_DGRAM, unix.IPPROTO_ICMP)},
+	{"inet-raw-socket", socketOf(unix.AF_INET, unix.SOCK_RAW, unix.IPPROTO_ICMP)},
+	{"sctp-socket", socketOf(unix.AF_INET, unix.SOCK_STREAM, 132)},
+	{"inet6-mptcp-socket", socketOf(unix.AF_INET6, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 262)},
+	{"alg-socket", socketOf(unix.AF_ALG, unix.SOCK_SEQPACKET, 0)},
+	{"xdp-socket", socketOf(unix.AF_XDP, unix.SOCK_RAW, 0)},
+	{"netlink-sock-diag-socket", socketOf(unix.AF_NETLINK, unix.SOCK_RAW, unix.NETLINK_SOCK_DIAG)},
+	{"netlink-uevent-socket", socketOf(unix.AF_NETLINK, unix.SOCK_DGRAM, unix.NETLINK_KOBJECT_UEVENT)},
+	{"socketpair-inet", socketpairOf(unix.AF_INET, unix.SOCK_STREAM, 0)},
 }
 
 // signalServer sends signal 0 (the existence check the attack used to
@@ -382,3 +403,158 @@ func modeOutside(t targets) (bool, string) {
 
 // fsImmutableFL is FS_IMMUTABLE_FL (linux/fs.h).
 const fsImmutableFL = 0x10
+
+// x32Calls makes x32 system calls (the x86-64 audit arch, numbers with
+// x32Nr set): only the filter's own answer, EPERM, counts as blocked, so
+// that a kernel without x32 (ENOSYS) does not hide a filter that lets the
+// numbers through.
+func x32Calls(t targets) (bool, string) {
+	if x32Nr == 0 {
+		return false, "no x32 ABI on this architecture"
+	}
+	for _, c := range []struct {
+		name string
+		nr   uintptr
+		args [3]uintptr
+	}{
+		{"getpid", unix.SYS_GETPID, [3]uintptr{}},
+		{"socket(AF_PACKET)", unix.SYS_SOCKET, [3]uintptr{unix.AF_PACKET, unix.SOCK_RAW, 0}},
+		{"io_uring_setup", unix.SYS_IO_URING_SETUP, [3]uintptr{4, 0, 0}},
+		{"clone3", unix.SYS_CLONE3, [3]uintptr{0, 0, 0}},
+	} {
+		r, _, e := unix.RawSyscall(c.nr|x32Nr, c.args[0], c.args[1], c.args[2])
+		if e == 0 {
+			if c.nr == unix.SYS_SOCKET {
+				unix.Close(int(r))
+			}
+			return true, "x32 " + c.name + " succeeded"
+		}
+		if e != unix.EPERM {
+			return true, "x32 " + c.name + " passed the filter: " + e.Error()
+		}
+	}
+	return false, "x32 getpid, socket, io_uring_setup, clone3: EPERM"
+}
+
+// unlistedNumbers: numbers in a gap of the table, just above it and far
+// above it must meet the filter's refusal (EPERM), not the kernel's
+// ENOSYS. x86-64's uretprobe (335) and uprobe (336) are left out: the
+// kernel runs them past every seccomp filter, and outside a probe's
+// trampoline they only fail (SIGILL, ENXIO).
+func unlistedNumbers(targets) (bool, string) {
+	for _, nr := range []uintptr{337, 400, 460, 470, 511, 512, 1023, 4096, x32Nr - 1} {
+		if nr == 0 {
+			continue
+		}
+		_, _, e := unix.RawSyscall(nr, 0, 0, 0)
+		if e != unix.EPERM {
+			return true, fmt.Sprintf("system call %d passed the filter: %v", nr, e)
+		}
+	}
+	return false, "every unlisted number: EPERM"
+}
+
+// clone3Plain is clone3 without CLONE_INTO_CGROUP: a stage never gets
+// clone3, whatever its arguments.
+func clone3Plain(targets) (bool, string) {
+	var args [11]uint64
+	args[4] = uint64(unix.SIGCHLD)
+	pid, _, e := unix.RawSyscall(unix.SYS_CLONE3, uintptr(unsafe.Pointer(&args)), unsafe.Sizeof(args), 0)
+	if e != 0 {
+		return false, "clone3: " + e.Error()
+	}
+	if pid == 0 {
+		unix.RawSyscall(unix.SYS_EXIT_GROUP, 0, 0, 0)
+	}
+	var ws unix.WaitStatus
+	unix.Wait4(int(pid), &ws, 0, nil)
+	return true, "clone3 started a child"
+}
+
+// fromNewThread runs try on a new OS thread of the probe: every thread a
+// stage makes inherits its filter.
+func fromNewThread(try func(targets) (bool, string)) func(targets) (bool, string) {
+	return func(t targets) (bool, string) {
+		type answer struct {
+			open   bool
+			detail string
+		}
+		c := make(chan answer)
+		go func() {
+			runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+			open, detail := try(t)
+			c <- answer{open, "on thread " + strconv.Itoa(unix.Gettid()) + ": " + detail}
+		}()
+		a := <-c
+		return a.open, a.detail
+	}
+}
+
+// cloneNewUser asks clone(2) itself for a user namespace.
+func cloneNewUser(targets) (bool, string) {
+	pid, _, e := unix.RawSyscall6(unix.SYS_CLONE, unix.CLONE_NEWUSER|uintptr(unix.SIGCHLD), 0, 0, 0, 0, 0)
+	if e != 0 {
+		return false, "clone(CLONE_NEWUSER): " + e.Error()
+	}
+	if pid == 0 {
+		unix.RawSyscall(unix.SYS_EXIT_GROUP, 0, 0, 0)
+	}
+	var ws unix.WaitStatus
+	unix.Wait4(int(pid), &ws, 0, nil)
+	return true, "clone(CLONE_NEWUSER) started a child"
+}
+
+// pidfdGetfdServer takes a descriptor (0, the server's stdin) out of
+// the server through a pidfd.
+func pidfdGetfdServer(t targets) (bool, string) {
+	pfd, err := unix.PidfdOpen(t.server, 0)
+	if err != nil {
+		return false, "pidfd_open: " + err.Error()
+	}
+	defer unix.Close(pfd)
+	for fd := 0; fd < 8; fd++ {
+		if got, err := unix.PidfdGetfd(pfd, fd, 0); err == nil {
+			unix.Close(got)
+			return true, fmt.Sprintf("pidfd_getfd took descriptor %d of the server", fd)
+		}
+	}
+	return false, "pidfd_getfd refused for descriptors 0-7"
+}
+
+// cgroupProcsWrite moves the probe into the cgroup2 root by its
+// cgroup.procs file, the way around clone3 a file write would be.
+func cgroupProcsWrite(t targets) (bool, string) {
+	f, err := os.OpenFile(filepath.Join(t.cgroup, "cgroup.procs"), os.O_WRONLY, 0)
+	if err != nil {
+		return false, "open cgroup.procs: " + err.Error()
+	}
+	defer f.Close()
+	if _, err := f.WriteString(strconv.Itoa(os.Getpid())); err != nil {
+		return false, "write cgroup.procs: " + err.Error()
+	}
+	return true, "moved into " + t.cgroup
+}
+
+func socketpairOf(domain, typ, proto int) func(targets) (bool, string) {
+	return func(targets) (bool, string) {
+		fds, err := unix.Socketpair(domain, typ, proto)
+		if err != nil {
+			return false, "socketpair: " + err.Error()
+		}
+		unix.Close(fds[0])
+		unix.Close(fds[1])
+		return true, fmt.Sprintf("socketpair(%d, %d, %d) created", domain, typ, proto)
+	}
+}
+
+// personalityReadImpliesExec turns on READ_IMPLIES_EXEC (every readable
+// mapping executable); the filter allows only Docker's values.
+func personalityReadImpliesExec(targets) (bool, string) {
+	const readImpliesExec = 0x0400000
+	old, _, e := unix.RawSyscall(unix.SYS_PERSONALITY, readImpliesExec, 0, 0)
+	if e != 0 {
+		return false, "personality(READ_IMPLIES_EXEC): " + e.Error()
+	}
+	unix.RawSyscall(unix.SYS_PERSONALITY, old, 0, 0)
+	return true, "personality(READ_IMPLIES_EXEC) succeeded"
+}

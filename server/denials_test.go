@@ -1,0 +1,45 @@
+package server
+
+import (
+	"testing"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/plan"
+	"github.com/seed-b63acb1b/mcp-shell-server/runner"
+	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
+)
+
+// TestSigningDenialNeedsFailedGit: git's gpg message in a pipeline's
+// shared stderr is a signing denial only when a confined git stage
+// failed; printed by another stage beside a git that succeeded (git
+// --version | make, the recipe echoing it) it puts no denial into the
+// result or the audit record.
+func TestSigningDenialNeedsFailedGit(t *testing.T) {
+	confined := plan.Confinement{Mode: sandbox.ModeLandlock}
+	p := &plan.Call{Stages: []plan.Stage{{Family: "git", Confinement: confined}, {Family: "make", Confinement: confined}}}
+	code := func(n int) *int { return &n }
+	stderr := []byte("error: gpg failed to sign the data\nmake: *** [Makefile:2: forge] Error 1\n")
+	for _, tc := range []struct {
+		name   string
+		stages []runner.StageStatus
+		want   bool
+	}{
+		{"git succeeded, make printed it", []runner.StageStatus{{Argv0: "git", ExitCode: code(0)}, {Argv0: "make", ExitCode: code(2)}}, false},
+		{"git failed", []runner.StageStatus{{Argv0: "git", ExitCode: code(128)}, {Argv0: "make", ExitCode: code(0)}}, true},
+		{"git killed", []runner.StageStatus{{Argv0: "git", Signal: "SIGKILL"}, {Argv0: "make", ExitCode: code(2)}}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			last := tc.stages[len(tc.stages)-1].ExitCode
+			if last != nil && *last == 0 {
+				last = code(128) // the pipeline fails with its failing stage
+			}
+			o := outcome{kind: ran, plan: p, run: runner.Result{Outcome: runner.Success, ExitCode: last, Stages: tc.stages}}
+			got := false
+			for _, d := range denialsIn(o, stderr) {
+				got = got || d.Kind == sandbox.DeniedSigning
+			}
+			if got != tc.want {
+				t.Errorf("signing denial %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
