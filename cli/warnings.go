@@ -13,6 +13,7 @@ import (
 
 	"github.com/seed-b63acb1b/mcp-shell-server/config"
 	"github.com/seed-b63acb1b/mcp-shell-server/policy"
+	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
 // trustWarning is the trusted-execution warning written once at start-up.
@@ -61,6 +62,7 @@ func warnAtStart(log *slog.Logger, cfg *config.Config) {
 		log.Warn(w)
 	}
 	warnPrograms(log, cfg, os.LookupEnv)
+	warnReadDirs(log, cfg.Sandbox)
 	for _, d := range cfg.AllowedDirs {
 		if d == "/" {
 			log.Warn("the whole file system is an allowed directory: redirections and working directories are not confined")
@@ -180,4 +182,26 @@ func lockNever(path string) bool {
 		}
 	}
 	return false
+}
+
+// warnReadDirs warns, once, when the read trees of a Landlock sandbox
+// leave out the default directories that hold the dynamic loader or the
+// shared libraries: MCP_SHELL_SANDBOX_READ_DIRS replaces the default
+// list rather than adding to it, so naming one directory there makes
+// every dynamically linked program exit 127. The list is kept as set
+// (an operator may narrow it on purpose); the warning gives the value
+// that keeps the programs loading.
+func warnReadDirs(log *slog.Logger, sc sandbox.Config) {
+	if sc.Mode != sandbox.ModeLandlock && sc.Mode != sandbox.ModeAuto {
+		return
+	}
+	read := sc.ReadDirs
+	if read == nil {
+		read = sandbox.DefaultReadDirs
+	}
+	if missing := sandbox.LoaderDirsOutside(read); len(missing) > 0 {
+		log.Warn(sandbox.ReadDirsVar+" leaves out the directories of the dynamic loader and the shared libraries: dynamically linked programs will fail to load "+
+			"(exit 127, \"error while loading shared libraries\"); the variable replaces the default list, so set it to the whole list",
+			"missing", strings.Join(missing, ","), "set", sandbox.ReadDirsSetting(read, missing...))
+	}
 }

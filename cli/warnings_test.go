@@ -12,6 +12,7 @@ import (
 
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/config"
+	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
 // TestWarnPrograms: an allowlisted program missing from the child PATH
@@ -108,6 +109,47 @@ func TestWarnGPGSigning(t *testing.T) {
 			}
 			if tc.warn && (!strings.Contains(out, "lock-never") || !strings.Contains(out, "gpg.format=ssh")) {
 				t.Errorf("the warning does not name lock-never and ssh signing:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestWarnReadDirs: a Landlock read list that leaves out the loader's
+// directories gets one warning giving the whole value to set; the
+// default list, and a sandbox that reads no list, get none.
+func TestWarnReadDirs(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("Landlock")
+	}
+	narrow := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		sc   sandbox.Config
+		warn bool
+	}{
+		{"narrowed", sandbox.Config{Mode: sandbox.ModeAuto, ReadDirs: []string{narrow}}, true},
+		{"narrowed landlock", sandbox.Config{Mode: sandbox.ModeLandlock, ReadDirs: []string{narrow}}, true},
+		{"default", sandbox.Config{Mode: sandbox.ModeAuto, ReadDirs: sandbox.DefaultReadDirs}, false},
+		{"unset", sandbox.Config{Mode: sandbox.ModeAuto}, false},
+		{"limits", sandbox.Config{Mode: sandbox.ModeLimits, ReadDirs: []string{narrow}}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if len(sandbox.LoaderDirsOutside([]string{narrow})) == 0 {
+				t.Skip("no dynamic loader in the default directories")
+			}
+			var buf bytes.Buffer
+			warnReadDirs(slog.New(slog.NewTextHandler(&buf, nil)), tc.sc)
+			out := buf.String()
+			if n := strings.Count(out, "level=WARN"); n != map[bool]int{true: 1, false: 0}[tc.warn] {
+				t.Fatalf("%d warnings:\n%s", n, out)
+			}
+			if !tc.warn {
+				return
+			}
+			for _, want := range []string{"dynamically linked programs will fail to load", `set="MCP_SHELL_SANDBOX_READ_DIRS=` + narrow + ",/usr,"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("the warning lacks %q:\n%s", want, out)
+				}
 			}
 		})
 	}

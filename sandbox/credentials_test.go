@@ -127,8 +127,8 @@ func TestCredentialDenials(t *testing.T) {
 			if len(ds) != tc.want {
 				t.Fatalf("got %v, want %d", ds, tc.want)
 			}
-			if tc.want > 0 && !strings.Contains(Hint(ds), "MCP_SHELL_SANDBOX_CREDENTIALS=npm") {
-				t.Errorf("hint %q names no setting", Hint(ds))
+			if tc.want > 0 && !strings.Contains(Hint(ds, DefaultReadDirs), "MCP_SHELL_SANDBOX_CREDENTIALS=npm") {
+				t.Errorf("hint %q names no setting", Hint(ds, DefaultReadDirs))
 			}
 		})
 	}

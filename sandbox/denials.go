@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/childenv"
@@ -23,6 +24,10 @@ const (
 	// DeniedSigning: git's signing program failed in a confined git
 	// stage (Target: the program); git prints only that it failed.
 	DeniedSigning = "signing"
+	// DeniedLibrary: a dynamically linked program could not load a
+	// shared library beneath a directory the stage may not read
+	// (Target: the library's path); it exits 127 before it runs.
+	DeniedLibrary = "library"
 )
 
 // Denial is one access the sandbox refused a stage. Guess marks a denial
@@ -56,6 +61,8 @@ func (d Denial) String() string {
 		return d.Target + "'s registry credentials"
 	case DeniedSigning:
 		return d.Target + "'s signature (git hides " + d.Target + "'s error)"
+	case DeniedLibrary:
+		return "read of the shared library " + t + " (the program could not load)"
 	}
 	return "access to " + t
 }
@@ -93,19 +100,36 @@ var (
 // GuessDenials reads a confined stage's stderr for the messages of
 // denied accesses (deniedLine) and says what each was, in order, each
 // once, at most MaxDenials: the fallback where the kernel reports no
-// denials (Landlock logs them only through the audit subsystem, from ABI
-// 7, when audit is enabled). The kind is read from the message's words
-// (exec, connect, create ...); a message that names no direction is an
-// access.
-func GuessDenials(stderr []byte) []Denial {
+// denials. Landlock logs denials only through the audit subsystem (from
+// ABI 7, when audit is enabled), which this server does not read, so
+// every denial it reports is such a guess. The kind is read from the
+// message's words (exec, connect, create ...); a message that names no
+// direction is an access. GuessCallDenials also knows the stages'
+// programs and modes.
+func GuessDenials(stderr []byte) []Denial { return guessDenials(nil, stderr) }
+
+// GuessCallDenials is GuessDenials for the stages of p, whose argv
+// settle what a message leaves open (tar's "Cannot open" is a write when
+// tar extracts, a read when it lists).
+func GuessCallDenials(p *plan.Call, stderr []byte) []Denial { return guessDenials(p, stderr) }
+
+func guessDenials(p *plan.Call, stderr []byte) []Denial {
 	var out []Denial
+	prev := ""
 	for line := range bytes.Lines(stderr) {
 		if len(out) == MaxDenials {
 			break
 		}
 		s := strings.TrimSpace(string(line))
+		last := prev
+		prev = s
 		if !deniedLine.MatchString(s) {
 			continue
+		}
+		if bareError.MatchString(s) && last != "" {
+			// unzip prints the error's text on a line of its own
+			// below the one naming the file: judge them as one.
+			s = last + ": " + s
 		}
 		d := Denial{Kind: DeniedAccess, Guess: true}
 		d.Target = nearestPath(s)
@@ -116,7 +140,7 @@ func GuessDenials(stderr []byte) []Denial {
 			d.Kind = DeniedWrite
 		case execWords.MatchString(s):
 			d.Kind = DeniedExec
-		case writeWords.MatchString(s):
+		case writeWords.MatchString(s), tarWrite(p, s):
 			d.Kind = DeniedWrite
 		case readWords.MatchString(s):
 			d.Kind = DeniedRead
@@ -125,11 +149,134 @@ func GuessDenials(stderr []byte) []Denial {
 			// not run the program it names.
 			d.Kind = DeniedExec
 		}
+		if d.Target == "" && d.Kind != DeniedConnect {
+			d.Target = namedFile(s)
+		}
 		if !containsDenial(out, d) {
 			out = append(out, d)
 		}
 	}
 	return out
+}
+
+// bareError is a line that is only an error's text: unzip 6.00
+// (fileio.c, CannotCreateFile "error:  cannot create %s\n        %s\n";
+// extract.c's checkdir "checkdir error:  cannot create %s\n ... %s")
+// prints strerror indented below the file it could not create.
+var bareError = lazyre.New(`(?i)^(permission denied|operation not permitted|read-only file system)$`)
+
+// tarMessage is GNU tar's form for a failed call on a file: "tar: NAME:
+// Cannot CALL: ERROR" (tar 1.34 src/misc.c call_arg_error; "Cannot open"
+// for open_error, also for the directory of -C in chdir_do and for the
+// archive), "tar (child): ..." from the process that runs -z's
+// compressor on the archive; NAME quoted by quotearg_colon.
+var tarMessage = lazyre.New(`^(\S*/)?tar(?: \(child\))?: (.+?): Cannot (open|change mode|change ownership|create|stat)\b`)
+
+// tarWrite reports whether s is tar's message of a failed open, chmod or
+// chown that was a write: any while one of p's tar stages extracts (tar
+// opens the files it extracts, and the directory -C names, to write
+// them), and the archive's while one creates, appends or updates. The
+// same message means a read of a member when tar creates and of the
+// archive when it lists or extracts.
+func tarWrite(p *plan.Call, s string) bool {
+	m := tarMessage.FindStringSubmatch(s)
+	if p == nil || m == nil || m[3] == "stat" {
+		return false
+	}
+	for _, st := range p.Stages {
+		if len(st.Argv) == 0 || filepath.Base(st.Argv[0]) != "tar" {
+			continue
+		}
+		mode, archive := tarMode(st.Argv[1:])
+		if mode == 'x' && m[2] != archive || strings.ContainsRune("cru", mode) && m[2] == archive {
+			return true
+		}
+	}
+	return false
+}
+
+// tarNamed is GNU tar's "tar: NAME: Cannot CALL" (call_arg_error) for
+// any call, and quoted is the name coreutils (quotearg's 'X' or ‘X’ in
+// a UTF-8 locale) and git ('X') quote in their messages.
+var (
+	tarNamed = lazyre.New(`^(\S*/)?tar(?: \(child\))?: (.+?): Cannot `)
+	quoted   = lazyre.New(`['‘]([^'’]+)['’]`)
+)
+
+// namedFile is the file a message names without a path word: tar's
+// NAME, else the last quoted word before the error, else "".
+func namedFile(s string) string {
+	if m := tarNamed.FindStringSubmatch(s); m != nil {
+		return m[2]
+	}
+	head := deniedLine.Split(s, 2)[0]
+	if ms := quoted.FindAllStringSubmatch(head, -1); ms != nil {
+		return ms[len(ms)-1][1]
+	}
+	return ""
+}
+
+// tarArgOpts are GNU tar 1.34's short options that take an argument
+// (src/tar.c's options table): the rest of a cluster after one, or the
+// next word, is that argument.
+const tarArgOpts = "bCfFgHIKLNTVX"
+
+// tarModes are tar's operation letters: create, append, update, extract
+// (and its long names below), list, diff.
+const tarModes = "cruxtd"
+
+// tarLong are the long names of the operations, by letter.
+var tarLong = map[string]rune{"create": 'c', "append": 'r', "update": 'u', "extract": 'x', "get": 'x', "list": 't', "diff": 'd', "compare": 'd'}
+
+// tarMode is the operation tar's args select ('c', 'x' ...; 0 when
+// none) and the archive -f or --file names: in clusters ("-xzf A"), as
+// the old-style first word ("xzf A", whose f takes the next word) or as
+// long options (unambiguous prefixes of --extract are --extract).
+func tarMode(args []string) (mode rune, archive string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return mode, archive
+		case strings.HasPrefix(a, "--"):
+			name, val, hasVal := strings.Cut(a[2:], "=")
+			if name == "file" {
+				if !hasVal && i+1 < len(args) {
+					i++
+					val = args[i]
+				}
+				archive = val
+			}
+			for long, m := range tarLong {
+				if len(name) >= 3 && strings.HasPrefix(long, name) {
+					mode = m
+				}
+			}
+		case strings.HasPrefix(a, "-") || i == 0:
+			cluster := strings.TrimPrefix(a, "-")
+			for j, c := range cluster {
+				if strings.ContainsRune(tarModes, c) {
+					mode = c
+				}
+				if !strings.ContainsRune(tarArgOpts, c) {
+					continue
+				}
+				val := cluster[j+1:]
+				if val == "" || i == 0 && !strings.HasPrefix(a, "-") {
+					// the old-style word's options take the next words
+					if i+1 < len(args) {
+						i++
+						val = args[i]
+					}
+				}
+				if c == 'f' {
+					archive = val
+				}
+				break
+			}
+		}
+	}
+	return mode, archive
 }
 
 // nearestPath is the path named last before the message's error (the
@@ -171,9 +318,16 @@ func Confined(p *plan.Call) bool {
 
 // Hint is the one line a failed call's result carries about ds: what was
 // denied and the setting that widens each kind. "" for no denials.
-func Hint(ds []Denial) string {
+// readDirs are the trees stages read (Rules.ReadDirs; nil for
+// DefaultReadDirs): since
+// MCP_SHELL_SANDBOX_READ_DIRS replaces them, a hint that widens reads
+// gives its whole value, readDirs plus what was denied.
+func Hint(ds []Denial, readDirs []string) string {
 	if len(ds) == 0 {
 		return ""
+	}
+	if readDirs == nil {
+		readDirs = DefaultReadDirs
 	}
 	what := make([]string, len(ds))
 	guess := false
@@ -186,8 +340,11 @@ func Hint(ds []Denial) string {
 	if kinds[DeniedExec] {
 		widen = append(widen, "MCP_SHELL_SANDBOX_EXEC lets a program run another")
 	}
-	if kinds[DeniedRead] || kinds[DeniedAccess] {
-		widen = append(widen, "MCP_SHELL_SANDBOX_READ_DIRS widens reads")
+	if kinds[DeniedLibrary] {
+		widen = append(widen, "a dynamically linked program reads its loader and shared libraries, which "+ReadDirsVar+
+			" leaves out (it replaces the default list, so name them all): "+ReadDirsSetting(readDirs, readAdditions(ds, readDirs)...))
+	} else if kinds[DeniedRead] || kinds[DeniedAccess] {
+		widen = append(widen, ReadDirsVar+" widens reads and replaces the default list, so name them all: "+ReadDirsSetting(readDirs, readAdditions(ds, readDirs)...))
 	}
 	if kinds[DeniedWrite] || kinds[DeniedAccess] {
 		widen = append(widen, "writes stay inside the allowed directories, the call's TMPDIR and the family's caches (a directory is allowed by naming it at start-up: a DIR argument or MCP_SHELL_ALLOWED_DIRECTORIES)")

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"strings"
 	"testing"
+
+	"github.com/seed-b63acb1b/mcp-shell-server/plan"
 )
 
 // The messages are the real programs' (dash 0.5.12, GNU coreutils 9.1,
@@ -26,6 +28,21 @@ func TestGuessDenials(t *testing.T) {
 		{"touch: setting times of '/etc/passwd': Read-only file system\n", "write to /etc/passwd"},
 		{"error: something else\n", ""},
 		{"x: Operation not permitted\nx: Operation not permitted\n", "access to a file"},
+		// Without the argv tar's "Cannot open" stays a read: it is one
+		// when tar creates (a member) or extracts (the archive).
+		{"tar: src/a.txt: Cannot open: Permission denied\n", "read of src/a.txt"},
+		{"tar: src: Cannot mkdir: Permission denied\n", "write to src"},
+		// unzip 6.00 prints strerror on the line below the file.
+		{"checkdir error:  cannot create ro/src\n                 Permission denied\n                 unable to process src/.\n", "write to a file"},
+		{"error:  cannot create /t/src/a.txt\n        Permission denied\n", "write to /t/src/a.txt"},
+		{"cp: cannot create regular file 'ro/a.txt': Permission denied\n", "write to ro/a.txt"},
+		{"cp: cannot create directory 'ro/src': Permission denied\n", "write to ro/src"},
+		{"cp: cannot open 'src/a.txt' for reading: Permission denied\n", "read of src/a.txt"},
+		{"mkdir: cannot create directory ‘ro/x’: Permission denied\n", "write to ro/x"},
+		{"fatal: could not create work tree dir 'ro/g': Permission denied\n", "write to ro/g"},
+		{"fatal: cannot mkdir ro/g2: Permission denied\n", "write to a file"},
+		{"error: unable to create file a.txt: Permission denied\n", "write to a file"},
+		{"fatal: could not open '/t/.git/COMMIT_EDITMSG' for writing: Permission denied\n", "write to /t/.git/COMMIT_EDITMSG"},
 	} {
 		var got []string
 		for _, d := range GuessDenials([]byte(tc.stderr)) {
@@ -36,6 +53,43 @@ func TestGuessDenials(t *testing.T) {
 		}
 		if g := strings.Join(got, "; "); g != tc.want {
 			t.Errorf("GuessDenials(%q) = %q, want %q", tc.stderr, g, tc.want)
+		}
+	}
+}
+
+// TestGuessCallDenials: the stage's argv settles the direction of tar's
+// "Cannot open" (the messages are GNU tar 1.34's, run as uid 65534 into
+// a directory it may not write, and under Landlock outside the allowed
+// directory).
+func TestGuessCallDenials(t *testing.T) {
+	tar := func(argv ...string) *plan.Call {
+		return &plan.Call{Stages: []plan.Stage{{Argv: append([]string{"tar"}, argv...)}}}
+	}
+	for _, tc := range []struct {
+		p      *plan.Call
+		stderr string
+		want   string
+	}{
+		{tar("-xzf", "src.tar.gz", "-C", "/tmp/devday/tgt"), "tar: /tmp/devday/tgt: Cannot open: Permission denied\ntar: Error is not recoverable: exiting now\n", "write to /tmp/devday/tgt"},
+		{tar("-xzf", "s.tgz", "-C", "ro2"), "tar: src/a.txt: Cannot open: Permission denied\ntar: src: Cannot utime: Operation not permitted\n", "write to src/a.txt; write to src"},
+		{tar("xzf", "s.tgz", "--directory=/t"), "tar: src/a.txt: Cannot open: Permission denied\n", "write to src/a.txt"},
+		{tar("--extract", "--file", "s.tgz"), "tar: src/a.txt: Cannot open: Permission denied\n", "write to src/a.txt"},
+		{tar("--ext", "-f", "s.tgz"), "tar: src/a.txt: Cannot change mode to rwxr-xr-x: Operation not permitted\n", "write to src/a.txt"},
+		// The archive extraction reads.
+		{tar("-xzf", "s.tgz"), "tar: s.tgz: Cannot open: Permission denied\n", "read of s.tgz"},
+		// Creating, a member is read and the archive written.
+		{tar("-czf", "/t/o.tgz", "src"), "tar (child): /t/o.tgz: Cannot open: Permission denied\ntar: src/a.txt: Cannot open: Permission denied\n", "write to /t/o.tgz; read of src/a.txt"},
+		{tar("--create", "--file=/t/x.tar", "src"), "tar: /t/x.tar: Cannot open: Permission denied\n", "write to /t/x.tar"},
+		{tar("-tf", "s.tar"), "tar: s.tar: Cannot open: Permission denied\n", "read of s.tar"},
+		// Another program's "cannot open" is not tar's.
+		{tar("-xf", "s.tar"), "cat: x: Cannot open: Permission denied\n", "read of a file"},
+	} {
+		var got []string
+		for _, d := range GuessCallDenials(tc.p, []byte(tc.stderr)) {
+			got = append(got, d.String())
+		}
+		if g := strings.Join(got, "; "); g != tc.want {
+			t.Errorf("%q: GuessCallDenials(%q) = %q, want %q", tc.p.Stages[0].Argv, tc.stderr, g, tc.want)
 		}
 	}
 }
@@ -51,10 +105,10 @@ func TestGuessDenialsCapped(t *testing.T) {
 }
 
 func TestHint(t *testing.T) {
-	if Hint(nil) != "" {
+	if Hint(nil, nil) != "" {
 		t.Error("a hint without denials")
 	}
-	h := Hint([]Denial{{Kind: DeniedExec, Target: "/bin/sh", Guess: true}, {Kind: DeniedConnect, Target: "1.2.3.4:80", Guess: true}})
+	h := Hint([]Denial{{Kind: DeniedExec, Target: "/bin/sh", Guess: true}, {Kind: DeniedConnect, Target: "1.2.3.4:80", Guess: true}}, DefaultReadDirs)
 	for _, want := range []string{"a guess", "exec of /bin/sh", "TCP to 1.2.3.4:80", "MCP_SHELL_SANDBOX_EXEC", "MCP_SHELL_SANDBOX_NETWORK", "MCP_SHELL_SANDBOX=off"} {
 		if !strings.Contains(h, want) {
 			t.Errorf("hint %q lacks %q", h, want)
@@ -63,7 +117,7 @@ func TestHint(t *testing.T) {
 	if strings.Contains(h, "\n") {
 		t.Errorf("hint %q is more than one line", h)
 	}
-	if h := Hint([]Denial{{Kind: DeniedWrite, Target: "/x"}}); strings.Contains(h, "guess") {
+	if h := Hint([]Denial{{Kind: DeniedWrite, Target: "/x"}}, DefaultReadDirs); strings.Contains(h, "guess") {
 		t.Errorf("a kernel-reported denial's hint says guess: %q", h)
 	}
 }
@@ -89,7 +143,7 @@ func FuzzGuessDenials(f *testing.F) {
 				t.Fatalf("denial %d %+v of %+v", i, d, ds)
 			}
 		}
-		if h := Hint(ds); strings.Contains(h, "\n") && !strings.ContainsAny(string(stderr), "\n") {
+		if h := Hint(ds, DefaultReadDirs); strings.Contains(h, "\n") && !strings.ContainsAny(string(stderr), "\n") {
 			t.Fatalf("hint of two lines: %q", h)
 		}
 	})

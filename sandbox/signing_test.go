@@ -45,7 +45,7 @@ func TestSigningDenials(t *testing.T) {
 			if tc.want == 0 {
 				return
 			}
-			h := Hint(ds)
+			h := Hint(ds, DefaultReadDirs)
 			for _, want := range []string{"a guess", "gpg's signature", "lock-never", "gpg.format=ssh", "gpg-agent", "read-only", "MCP_SHELL_SANDBOX=off"} {
 				if !strings.Contains(h, want) {
 					t.Errorf("hint %q lacks %q", h, want)

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/outputs"
@@ -127,21 +128,31 @@ func (s *Server) run(ctx context.Context, c call, o outcome) outcome {
 	if o.run.Outcome == runner.Cancelled {
 		o.reason = cancelReason(ctx)
 	}
+	o.readDirs = s.readDirs()
 	o.denied = denials(o)
 	return o
 }
 
 // denials are what the sandbox denied a call that ran confined and
-// failed, read from its stderr (sandbox.GuessDenials).
+// failed, read from its stderr (sandbox.GuessCallDenials).
 func denials(o outcome) []sandbox.Denial { return denialsIn(o, o.run.Stderr) }
 
 // denialsIn are the denials of a failed confined call read from stderr,
 // the stream as captured or, for a job, as retained.
+// A stage that exited 127 may be a program the loader could not load.
 func denialsIn(o outcome, stderr []byte) []sandbox.Denial {
 	if o.kind != ran || !pipelineStatus(o.run).failed || !sandbox.Confined(o.plan) {
 		return nil
 	}
-	ds := append(sandbox.GuessDenials(stderr), sandbox.CredentialDenials(o.plan, stderr)...)
+	ds := sandbox.GuessCallDenials(o.plan, stderr)
+	if exited127(o.run) {
+		for _, d := range sandbox.LibraryDenials(o.readDirs, stderr) {
+			if len(ds) < sandbox.MaxDenials && !slices.Contains(ds, d) {
+				ds = append(ds, d)
+			}
+		}
+	}
+	ds = append(ds, sandbox.CredentialDenials(o.plan, stderr)...)
 	return append(ds, sandbox.SigningDenials(o.plan, stageFailed(o.run), stderr)...)
 }
 
@@ -159,6 +170,31 @@ func stderrHead(out *outputs.Output) []byte {
 		return nil
 	}
 	return c.Data
+}
+
+// exited127 reports whether a stage of res exited 127: the status
+// glibc's and musl's dynamic loader exit with when a library will not
+// load (and a shell's for a program it cannot find).
+func exited127(res runner.Result) bool {
+	if ec := res.ExitCode; ec != nil && *ec == 127 {
+		return true
+	}
+	for _, st := range res.Stages {
+		if st.ExitCode != nil && *st.ExitCode == 127 {
+			return true
+		}
+	}
+	return false
+}
+
+// readDirs are the trees confined stages read, for the hints that widen
+// them (MCP_SHELL_SANDBOX_READ_DIRS replaces the list, so a hint gives
+// all of it).
+func (s *Server) readDirs() []string {
+	if s.opts.Launcher == nil {
+		return sandbox.DefaultReadDirs
+	}
+	return s.opts.Launcher.ReadDirs()
 }
 
 // sandbox is how this server confines children, for the audit record.

@@ -120,7 +120,7 @@ func execResult(o outcome) (*mcp.CallToolResult, any) {
 		out.Signal = ptr(res.Signal)
 	}
 	text := summary(out, res, o.spec)
-	if hint := sandbox.Hint(o.denied); hint != "" {
+	if hint := sandbox.Hint(o.denied, o.readDirs); hint != "" {
 		head, rest, _ := strings.Cut(text, "\n")
 		text = head + "\n" + hint + "\n" + rest
 	}

@@ -168,8 +168,9 @@ func (s *Server) jobEnded(c call, o outcome, out *outputs.Output, end *audit.Tic
 		}
 		rec.elapsed = st.EndedAt.Sub(rec.start)
 		rec.lifetime = s.opts.Lifetime.Mechanism()
+		rec.readDirs = s.readDirs()
 		rec.denied = denialsIn(rec, stderrHead(out))
-		j.SetNote(sandbox.Hint(rec.denied))
+		j.SetNote(sandbox.Hint(rec.denied, rec.readDirs))
 		end.LogDurable(context.Background(), auditRecord(c, rec), "job_end of job "+j.ID)
 		s.sessions.jobEnded(c.session)
 		s.gate.leave()

@@ -99,6 +99,8 @@ type outcome struct {
 	// denied are the accesses the sandbox denied a failed call's stages
 	// (guessed from their stderr where the kernel reports none).
 	denied []sandbox.Denial
+	// readDirs are the trees the stages could read, for denied's hint.
+	readDirs []string
 	// confirmed is how the user answered a call the confirm tier held
 	// ("" when it held none).
 	confirmed audit.Confirmed

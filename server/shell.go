@@ -30,7 +30,7 @@ var shellTool = tool[ShellInput]{
 	},
 	result: func(o outcome) (*mcp.CallToolResult, any) {
 		res, out := shape(o.run, o.spec, o.view())
-		return withHint(res, sandbox.Hint(o.denied)), out
+		return withHint(res, sandbox.Hint(o.denied, o.readDirs)), out
 	},
 }
 

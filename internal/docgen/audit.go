@@ -59,7 +59,7 @@ var auditFieldDocs = map[string]string{
 	"sandbox_abi":                "the Landlock ABI applied, 0 without Landlock",
 	"lifetime":                   "the mechanism binding the call's processes to it (see Vocabularies)",
 	"remote":                     "the client's network address (HTTP)",
-	"sandbox_denied":             "what the sandbox denied a failed call's stages, at most 8: `kind` (`exec`, `write`, `read`, `connect`, `access`, `credentials`: a registry's 401 to a stage given its configuration without the tokens, `signing`: git's gpg failed to sign in a confined git stage that failed), `target` (path or host:port), `guess` when read from the stage's \"Permission denied\" rather than reported by the kernel",
+	"sandbox_denied":             "what the sandbox denied a failed call's stages, at most 8: `kind` (`exec`, `write`, `read`, `connect`, `access`, `credentials`: a registry's 401 to a stage given its configuration without the tokens, `signing`: git's gpg failed to sign in a confined git stage that failed, `library`: a stage that exited 127 could not load a shared library beneath a directory the read list leaves out, target its path), `target` (path or host:port), `guess` when read from the stage's \"Permission denied\" rather than reported by the kernel",
 	"http_status":                "the HTTP status of a request refused before MCP saw it (401, 403, 413)",
 	"suppressed":                 "records of the same kind left out by the rate limit since the last one written",
 	"audit_dropped":              "records lost since the last one written (a queue full or a failed write), carried by the next record",
