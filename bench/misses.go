@@ -40,16 +40,23 @@ var missReasons = []missReason{
 // with what explains it.
 func writeMisses(w *strings.Builder, goals []goal) {
 	var lines []string
+	first := map[string]string{} // reason prefix → the first goal it explained
 	for _, g := range goals {
 		if g.met == nil || *g.met {
 			continue
 		}
 		line := fmt.Sprintf("- **%s**: no profile yet.", g.name)
 		for _, r := range missReasons {
-			if strings.HasPrefix(g.name, r.prefix) {
-				line = fmt.Sprintf("- **%s**: %s ([profile](bench/README.md#%s)).", g.name, r.why, r.anchor)
-				break
+			if !strings.HasPrefix(g.name, r.prefix) {
+				continue
 			}
+			if f, seen := first[r.prefix]; seen {
+				line = fmt.Sprintf("- **%s**: as **%s**.", g.name, f)
+			} else {
+				first[r.prefix] = g.name
+				line = fmt.Sprintf("- **%s**: %s ([profile](bench/README.md#%s)).", g.name, r.why, r.anchor)
+			}
+			break
 		}
 		lines = append(lines, line)
 	}

@@ -43,12 +43,13 @@ func TestWriteMisses(t *testing.T) {
 	var w strings.Builder
 	writeMisses(&w, []goal{
 		{name: "HTTP `true`, 4 clients", met: &no},
+		{name: "HTTP `true`, 16 clients", met: &no},
 		{name: "a goal nobody profiled", met: &no},
 		{name: "sandbox cost per stage", met: &yes},
 		{name: "start-up vs peer"},
 	})
 	out := w.String()
-	for _, want := range []string{"**HTTP `true`, 4 clients**: not serialised", "#" + smallCalls, "**a goal nobody profiled**: no profile yet."} {
+	for _, want := range []string{"**HTTP `true`, 4 clients**: not serialised", "#" + smallCalls, "**a goal nobody profiled**: no profile yet.", "**HTTP `true`, 16 clients**: as **HTTP `true`, 4 clients**."} {
 		if !strings.Contains(out, want) {
 			t.Errorf("misses section lacks %q:\n%s", want, out)
 		}
