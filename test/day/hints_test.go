@@ -59,6 +59,16 @@ func hintsAs(t *testing.T, cred *syscall.Credential) {
 	if out, err := exec.Command("tar", "-czf", filepath.Join(f.work, "src.tar.gz"), "-C", root, "src").CombinedOutput(); err != nil {
 		t.Fatalf("tar: %v\n%s", err, out)
 	}
+	// An archive whose member lies beneath a symlink the working directory
+	// already holds (out -> tgt): GNU tar 1.34 opens the member through it,
+	// so the write leaves the allowed directory although no argument names
+	// anything outside (a -C outside is refused before tar runs).
+	must(t, os.MkdirAll(filepath.Join(root, "tree", "out"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, "tree", "out", "a.txt"), []byte("a\n"), 0o644))
+	if out, err := exec.Command("tar", "-czf", filepath.Join(f.work, "link.tar.gz"), "-C", filepath.Join(root, "tree"), "out/a.txt").CombinedOutput(); err != nil {
+		t.Fatalf("tar: %v\n%s", err, out)
+	}
+	must(t, os.Symlink(tgt, filepath.Join(f.work, "out")))
 	if cred != nil {
 		must(t, filepath.Walk(root, func(p string, _ os.FileInfo, err error) error {
 			if err != nil {
@@ -99,16 +109,16 @@ func hintsAs(t *testing.T, cred *syscall.Credential) {
 		return b.String()
 	}
 
-	t.Run("tar extracts outside", func(t *testing.T) {
+	t.Run("tar extracts through a symlink outside", func(t *testing.T) {
 		cs := start(base, filepath.Join(root, "server.log"))
-		text := call(cs, "tar", "-xzf", "src.tar.gz", "-C", tgt)
-		if !strings.Contains(text, "write to "+tgt) || !strings.Contains(text, "MCP_SHELL_ALLOWED_DIRECTORIES") || !strings.Contains(text, "a guess") {
+		text := call(cs, "tar", "-xzf", "link.tar.gz")
+		if !strings.Contains(text, "write to ") || !strings.Contains(text, "MCP_SHELL_ALLOWED_DIRECTORIES") || !strings.Contains(text, "a guess") {
 			t.Errorf("the hint does not call the extraction a write naming the write setting:\n%s", text)
 		}
 		if strings.Contains(text, "read of") || strings.Contains(text, sandbox.ReadDirsVar) {
 			t.Errorf("the hint calls the extraction a read:\n%s", text)
 		}
-		if _, err := os.Stat(filepath.Join(tgt, "src")); err == nil {
+		if _, err := os.Stat(filepath.Join(tgt, "a.txt")); err == nil {
 			t.Errorf("tar extracted outside the allowed directory")
 		}
 	})
