@@ -35,7 +35,10 @@ func warnAtStart(log *slog.Logger, cfg *config.Config) {
 			}
 		}
 		log.Warn("the allowlist is empty: every call will be refused (an allowlist variable set to an empty value allows nothing; unset them all for the built-in read-only profile)", "set", strings.Join(set, ","))
+	} else {
+		log.Info("allowlist", "commands", strings.Join(cfg.Commands, ","), "patterns", len(cfg.Patterns))
 	}
+	log.Info("allowed directories", "dirs", strings.Join(cfg.AllowedDirs, string(os.PathListSeparator)))
 	if c := cfg.Confirm; len(c.Commands)+len(c.Patterns) > 0 {
 		log.Info("confirm tier: matching calls wait for the user's accept, asked through the client (MCP elicitation); a client that cannot be asked is refused",
 			"commands", strings.Join(c.Commands, ","), "patterns", strings.Join(c.PatternSources, ","), "timeout", cfg.ConfirmTimeout)

@@ -184,6 +184,7 @@ func (s *Server) ServeStreamable(ctx context.Context, ln net.Listener, o HTTPOpt
 		return err
 	case <-ctx.Done():
 	}
+	start := time.Now()
 	deadline, cancel := context.WithTimeout(context.Background(), serveDeadline)
 	defer cancel()
 	if err := s.Shutdown(deadline); err != nil {
@@ -200,6 +201,7 @@ func (s *Server) ServeStreamable(ctx context.Context, ln net.Listener, o HTTPOpt
 		hs.Close()
 	}
 	front.limits.flush(s.opts.Audit)
+	s.opts.Log.Info("stopped", "why", "signal", "took", time.Since(start).Round(time.Millisecond))
 	return nil
 }
 
