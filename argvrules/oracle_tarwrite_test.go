@@ -34,6 +34,10 @@ func TestTarWriteOracle(t *testing.T) {
 			writeTestTar(filepath.Join(dir, "a.tar"), "m.txt")
 			writeTestTar(filepath.Join(dir, "abs.tar"), filepath.Join(out, "canary"))
 			writeTestTar(filepath.Join(out, "e.tar"), "m.txt")
+			// GNU tar obeys a list's -C line when extracting, and
+			// --remove-files deletes the names a list gives.
+			os.WriteFile(filepath.Join(dir, "list"), []byte("-C "+out+"\nm.txt\n"), 0o644)
+			os.WriteFile(filepath.Join(dir, "rlist"), []byte(filepath.Join(out, "e.tar")+"\n"), 0o644)
 		},
 		env: plainEnv, min: 26,
 	}.run(t, []outsideVariant{
@@ -76,6 +80,14 @@ func TestTarWriteOracle(t *testing.T) {
 		ok(v("bsdtar", "-C", "@OUT@", "-cf", "o.tar", "e.tar")),
 		ok(v("bsdtar", "-xf", "abs.tar")),
 		ok(v("tar", "-cf", "o.tar", "--remove-files", "in.txt")),
+		v("tar", "-xf", "a.tar", "-T", "list"),
+		v("tar", "-x", "--files-from=list", "-f", "a.tar"),
+		v("tar", "-xf", "a.tar", "-T", "list", "--verbatim-files-from"),
+		v("tar", "-xf", "a.tar", "--null", "--no-null", "-T", "list"),
+		v("tar", "-cf", "o.tar", "--remove-files", "-T", "rlist"),
+		ok(v("tar", "-xf", "a.tar", "--verbatim-files-from", "-T", "list")),
+		ok(v("tar", "-xOf", "a.tar", "-T", "list")),
+		ok(v("tar", "-cf", "o.tar", "-T", "rlist")),
 	})
 }
 
@@ -135,6 +147,13 @@ func TestZipWriteOracle(t *testing.T) {
 		v("-m", "o.zip", "@OUT@/o.txt"),
 		v("-rm", "o.zip", "in.txt", "../outside/o.txt"),
 		ok(v("-m", "o.zip", "in.txt")),
+		// a list option's attached value is the whole list
+		v("-iin.txt", "@OUT@/o.zip", "in.txt"),
+		v("-i=in.txt", "@OUT@/o.zip", "in.txt"),
+		v("--include=in.txt", "../outside/o.zip", "in.txt"),
+		v("-xa", "@OUT@/o.zip", "in.txt"),
+		v("-rqxa", "@OUT@/o.zip", "in.txt"),
+		ok(v("-i", "in.txt", "@OUT@/none.zip", "in.txt")),
 	})
 }
 

@@ -93,7 +93,8 @@ func zipLong(name string) *zipOption {
 // options anywhere and "--" makes the rest paths), unless --out names
 // the new archive instead or a show mode lists and exits; --out, -lf and
 // -b; and with -m/--move the path operands, which zip deletes once they
-// are archived (zip -h2, "-m ... delete original files"). Each must pass
+// are archived (zip -h2, "-m ... delete original files"), and which
+// -m refuses to take from standard input (-@). Each must pass
 // outputPath (rule zip.output-path). An unknown option
 // stops the scan: zip exits on it before writing.
 func zipOutputs(argv []string, ctx Context) *Rejection {
@@ -104,7 +105,7 @@ func zipOutputs(argv []string, ctx Context) *Rejection {
 		kind redirect.Kind
 	}
 	var writes []write
-	shows, move := false, false
+	shows, move, stdinNames := false, false, -1
 	var paths []int
 	for i := 1; i < len(argv); i++ {
 		w := argv[i]
@@ -157,6 +158,9 @@ func zipOutputs(argv []string, ctx Context) *Rejection {
 				if opt.long == "move" {
 					move = true
 				}
+				if opt.long == "names-stdin" {
+					stdinNames = i
+				}
 				opt = nil
 			}
 			if opt == nil {
@@ -178,6 +182,9 @@ func zipOutputs(argv []string, ctx Context) *Rejection {
 		if opt.long == "move" {
 			move = true
 		}
+		if opt.long == "names-stdin" {
+			stdinNames = i
+		}
 		if opt.value == zipNoValue {
 			continue
 		}
@@ -194,8 +201,13 @@ func zipOutputs(argv []string, ctx Context) *Rejection {
 			}
 			writes = append(writes, write{event{Index: i, Word: w, Value: value, HasValue: true, ValueIndex: valueAt}, kind})
 		}
+		attached := valueAt == i
 		i = valueAt
-		if opt.value == zipList {
+		// A list's value attached to its option ("-ia", "-i=a",
+		// "--include=a") is the whole list: the next word is an operand
+		// again (verified with zip 3.0: "zip -ia out.zip f" writes
+		// out.zip).
+		if opt.value == zipList && !attached {
 			for i+1 < len(argv) && !strings.HasPrefix(argv[i+1], "-") {
 				i++
 				if argv[i] == "@" {
@@ -213,6 +225,11 @@ func zipOutputs(argv []string, ctx Context) *Rejection {
 		if r := outputPath(ctx, "zip", archive, argv[archive], argv[archive], redirect.File); r != nil {
 			return r
 		}
+	}
+	if move && !shows && stdinNames >= 0 {
+		return familyRule("zip", kindOutputPath, "output path outside the working directory").Reject(stdinNames, argv[stdinNames],
+			"argument %d %q reads from standard input the names -m/--move deletes once they are archived, which the policy cannot check (name the files as operands)",
+			stdinNames, argv[stdinNames])
 	}
 	if move && !shows {
 		for _, i := range paths {
