@@ -34,6 +34,7 @@ func TestTarWriteOracle(t *testing.T) {
 			writeTestTar(filepath.Join(dir, "a.tar"), "m.txt")
 			writeTestTar(filepath.Join(dir, "abs.tar"), filepath.Join(out, "canary"))
 			writeTestTar(filepath.Join(out, "e.tar"), "m.txt")
+			writeTestTar(filepath.Join(dir, "lm.tar"), "lm")
 			// GNU tar obeys a list's -C line when extracting, and
 			// --remove-files deletes the names a list gives.
 			os.WriteFile(filepath.Join(dir, "list"), []byte("-C "+out+"\nm.txt\n"), 0o644)
@@ -88,6 +89,9 @@ func TestTarWriteOracle(t *testing.T) {
 		ok(v("tar", "-xf", "a.tar", "--verbatim-files-from", "-T", "list")),
 		ok(v("tar", "-xOf", "a.tar", "-T", "list")),
 		ok(v("tar", "-cf", "o.tar", "-T", "rlist")),
+		// the backup of lm, a symlink to sub, renamed to lm/../../outside/x
+		{bin: "tar", args: []string{"-xf", "lm.tar", "--backup", "--suffix=/../../outside/x"}, symlink: map[string]string{"lm": "sub"}},
+		{bin: "tar", args: []string{"-xf", "lm.tar", "--backup", "--suffix=.orig"}, symlink: map[string]string{"lm": "sub"}, allow: true},
 	})
 }
 

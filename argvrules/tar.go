@@ -307,7 +307,8 @@ func gnuTarRemote(name string) bool {
 // under either reading the places tarWrites checks: the -f archive (or
 // $TAPE) of -c/-r/-u/-A/--delete and the operands --remove-files deletes,
 // the -C and --one-top-level directories of -x, a -T list under
-// --remove-files or (unless verbatim) under -x (tar.output-path), and -P
+// --remove-files or (unless verbatim) under -x, a --suffix holding "/"
+// (tar.output-path), and -P
 // in extract mode (tar.absolute-names). A reading with a grammar error makes that
 // tar exit before acting; argv is refused when neither reading is clean.
 func checkTar(argv []string, ctx Context) *Rejection {
@@ -480,6 +481,12 @@ const (
 	// verified), --no-verbatim-files-from and --no-null.
 	tarVerbatim
 	tarNoVerbatim
+	// tarSuffix: GNU --suffix, appended to the name of a file that
+	// extraction with --backup renames out of the way (GNU tar manual
+	// 4.5 "Backup options"). A "/" in it makes the rename's target a
+	// path below that name: "--suffix=/../../x" over an existing symlink
+	// to a directory moves it to ../x, outside (verified with 1.34).
+	tarSuffix
 )
 
 // gnuTarOps and bsdtarOps name the events' Key (GNU) or letter and long
@@ -492,6 +499,7 @@ var (
 		"x": tarExtract, "f": tarFile, "C": tarDirectory, "P": tarAbsolute, "O": tarStdout, "one-top-level": tarTopLevel,
 		"remove-files": tarRemove, "T": tarFilesFrom,
 		"verbatim-files-from": tarVerbatim, "null": tarVerbatim, "no-verbatim-files-from": tarNoVerbatim, "no-null": tarNoVerbatim,
+		"suffix": tarSuffix,
 	}
 	bsdtarOps = map[string]tarOp{
 		"c": tarWriteArchive, "r": tarWriteArchive, "u": tarWriteArchive,
@@ -565,6 +573,12 @@ func tarWrites(p parsed, ops map[string]tarOp, ctx Context) *Rejection {
 		case tarFilesFrom:
 			if r := tarFilesFromCheck(ev, write && remove, extract && !verbatim); r != nil {
 				return r
+			}
+		case tarSuffix:
+			if ev.HasValue && strings.Contains(ev.Value, "/") {
+				return familyRule("tar", kindOutputPath, "output path outside the working directory").Reject(ev.Index, ev.Word,
+					"argument %d %q puts a \"/\" in the backup suffix, so a backup's name is a path below the file's that may lead out of the working directory",
+					ev.Index, ev.Word)
 			}
 		}
 		if ev.Kind == operandEvent && write && remove && !redirect.Harmless(ev.Word) {

@@ -141,6 +141,10 @@ var tarRows = familyRows([]row{
 	{a("tar", "-xOf", "a.tar", "-T", "list"), ""},
 	{a("tar", "-tf", "a.tar", "-T", "list"), ""},
 	{a("tar", "-cf", "o.tar", "-T", "list"), ""},
+	// a backup suffix with "/" renames the old file to a path below its name
+	{a("tar", "-xf", "a.tar", "--backup", "--suffix=/../../x"), "tar.output-path"},
+	{a("tar", "-xf", "a.tar", "--backup", "--suff", "/x"), "tar.output-path"},
+	{a("tar", "-xf", "a.tar", "--backup", "--suffix=.orig"), ""},
 	// everyday forms stay allowed
 	{a("tar", "-czf", "out.tgz", "dir"), ""},
 	{a("tar", "-xzf", "a.tgz"), ""},
