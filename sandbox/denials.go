@@ -70,6 +70,10 @@ func (d Denial) String() string {
 // MaxDenials caps the denials one call reports.
 const MaxDenials = 8
 
+// pathMax is Linux's PATH_MAX, with its NUL: the longest path a system
+// call takes, so the longest target a denial can have.
+const pathMax = 4096
+
 // deniedLine matches the messages programs print for EACCES, EPERM and
 // EROFS: strerror's "Permission denied", "Operation not permitted" and
 // "Read-only file system" (glibc sysdeps/gnu/errlist.h; Go's
@@ -151,6 +155,12 @@ func guessDenials(p *plan.Call, stderr []byte) []Denial {
 		}
 		if d.Target == "" && d.Kind != DeniedConnect {
 			d.Target = namedFile(s)
+		}
+		if len(d.Target) >= pathMax {
+			// No call that failed on a file took a name this long
+			// (ENAMETOOLONG comes first): words the program printed,
+			// which would carry a stderr's worth into the hint.
+			d.Target = ""
 		}
 		if !containsDenial(out, d) {
 			out = append(out, d)

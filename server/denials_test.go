@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/plan"
@@ -41,5 +42,29 @@ func TestSigningDenialNeedsFailedGit(t *testing.T) {
 				t.Errorf("signing denial %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestDenialsCapped: a call reports at most sandbox.MaxDenials, and a
+// signing denial read from git's own message keeps its place when the
+// guessed lines fill the cap (a stderr of eight denied-looking lines
+// and git's gpg failure reported nine, the signing one last).
+func TestDenialsCapped(t *testing.T) {
+	confined := plan.Confinement{Mode: sandbox.ModeLandlock}
+	p := &plan.Call{Stages: []plan.Stage{{Family: "git", Confinement: confined}}}
+	code := 128
+	var stderr []byte
+	for i := range 3 * sandbox.MaxDenials {
+		stderr = fmt.Appendf(stderr, "cannot open /x/%d: Permission denied\n", i)
+	}
+	stderr = append(stderr, "error: gpg failed to sign the data\n"...)
+	o := outcome{kind: ran, plan: p, run: runner.Result{Outcome: runner.Success, ExitCode: &code,
+		Stages: []runner.StageStatus{{Argv0: "git", ExitCode: &code}}}}
+	ds := denialsIn(o, stderr)
+	if len(ds) != sandbox.MaxDenials {
+		t.Fatalf("%d denials, want the cap %d", len(ds), sandbox.MaxDenials)
+	}
+	if last := ds[len(ds)-1]; last.Kind != sandbox.DeniedSigning {
+		t.Errorf("last denial %v, want the signing one", last)
 	}
 }
