@@ -155,7 +155,8 @@ func denialsIn(o outcome, stderr []byte) []sandbox.Denial {
 	// The registry's and git's denials are read from their own
 	// messages, not guessed from any line: they keep their place when
 	// the guesses fill the cap, and the call reports at most MaxDenials.
-	known := append(sandbox.CredentialDenials(o.plan, stderr), sandbox.SigningDenials(o.plan, stageFailed(o.run), stderr)...)
+	failed := stageFailed(o.run)
+	known := append(sandbox.CredentialDenials(o.plan, failed, stderr), sandbox.SigningDenials(o.plan, failed, stderr)...)
 	known = known[:min(len(known), sandbox.MaxDenials)]
 	ds = ds[:min(len(ds), sandbox.MaxDenials-len(known))]
 	return append(ds, known...)

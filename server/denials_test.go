@@ -68,3 +68,38 @@ func TestDenialsCapped(t *testing.T) {
 		t.Errorf("last denial %v, want the signing one", last)
 	}
 }
+
+// TestCredentialDenialNeedsFailedStage: a registry's 401 printed by
+// another stage beside an npm that succeeded (npm --version | make, the
+// recipe echoing "npm error code E401") is no credential denial: it
+// would advise granting npm the real tokens.
+func TestCredentialDenialNeedsFailedStage(t *testing.T) {
+	confined := plan.Confinement{Mode: sandbox.ModeLandlock}
+	npm := plan.Stage{Family: "npm", Confinement: confined, Env: []string{"npm_config_userconfig=/tmp/c/.config-copies/npmrc"}}
+	p := &plan.Call{Stages: []plan.Stage{npm, {Family: "make", Confinement: confined}}}
+	ok, bad := 0, 2
+	for _, tc := range []struct {
+		name      string
+		npm, make int
+		want      bool
+	}{
+		{"npm succeeded, make printed it", ok, bad, false},
+		{"npm failed", bad, ok, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status := tc.make
+			if status == ok {
+				status = tc.npm
+			}
+			o := outcome{kind: ran, plan: p, run: runner.Result{Outcome: runner.Success, ExitCode: &status,
+				Stages: []runner.StageStatus{{Argv0: "npm", ExitCode: &tc.npm}, {Argv0: "make", ExitCode: &tc.make}}}}
+			got := false
+			for _, d := range denialsIn(o, []byte("npm error code E401\n")) {
+				got = got || d.Kind == sandbox.DeniedCredentials
+			}
+			if got != tc.want {
+				t.Errorf("credential denial %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
