@@ -127,6 +127,7 @@ func TestZipWriteOracle(t *testing.T) {
 			os.WriteFile(filepath.Join(dir, "in.txt"), []byte("payload\n"), 0o644)
 			os.WriteFile(filepath.Join(out, "o.txt"), []byte("outside\n"), 0o644)
 			writeTestZip(filepath.Join(dir, "in.zip"))
+			writeTestZip(filepath.Join(out, "e.zip"))
 		},
 		env: plainEnv, min: 14,
 	}.run(t, []outsideVariant{
@@ -158,6 +159,13 @@ func TestZipWriteOracle(t *testing.T) {
 		v("-xa", "@OUT@/o.zip", "in.txt"),
 		v("-rqxa", "@OUT@/o.zip", "in.txt"),
 		ok(v("-i", "in.txt", "@OUT@/none.zip", "in.txt")),
+		// a name without "." gets zip's suffix: n is n.zip, lg is lg.log
+		{bin: "zip", args: []string{"-q", "n", "in.txt"}, symlink: map[string]string{"n.zip": "@OUT@/e.zip"}},
+		{bin: "zip", args: []string{"-q", "-g", "n", "in.txt"}, symlink: map[string]string{"n.zip": "@OUT@/e.zip"}},
+		{bin: "zip", args: []string{"-q", "in.zip", "in.txt", "--out", "n"}, symlink: map[string]string{"n.zip": "@OUT@/e.zip"}},
+		{bin: "zip", args: []string{"-q", "-lf", "lg", "o.zip", "in.txt"}, symlink: map[string]string{"lg.log": "@OUT@/lg.log"}},
+		ok(v("n", "in.txt")),
+		ok(v("-lf", "lg", "o.zip", "in.txt")),
 	})
 }
 

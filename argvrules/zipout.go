@@ -1,6 +1,7 @@
 package argvrules
 
 import (
+	"path"
 	"strings"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
@@ -57,6 +58,17 @@ var zipOptions = []zipOption{
 // -lf's log file and -b's directory for the temporary archive.
 var zipWrites = map[string]redirect.Kind{"output-file": redirect.File, "logfile-path": redirect.File, "temp-path": redirect.Dir}
 
+// zipSuffixes are the suffixes zip 3.0 adds to a written name whose last
+// component has no ".": --out's and the archive's ".zip", -lf's ".log"
+// (verified: "zip o f" writes o.zip, through o.zip when it is a symlink;
+// "-lf lg" writes lg.log; "sub.d/o" is sub.d/o.zip, "p." stays p.).
+var zipSuffixes = map[string]string{"output-file": ".zip", "logfile-path": ".log"}
+
+// zipAppends reports whether zip adds its suffix to name.
+func zipAppends(name string) bool {
+	return !redirect.Harmless(name) && !strings.Contains(path.Base(name), ".")
+}
+
 // zipShows are the modes that list and exit without writing the archive.
 var zipShows = map[string]bool{"show-files": true, "show-unicode": true, "show-just-unicode": true, "show-command": true, "show-options": true}
 
@@ -103,6 +115,7 @@ func zipOutputs(argv []string, ctx Context) *Rejection {
 	type write struct {
 		ev   event
 		kind redirect.Kind
+		ext  string // the suffix zip adds to a name without one
 	}
 	var writes []write
 	shows, move, stdinNames := false, false, -1
@@ -199,7 +212,7 @@ func zipOutputs(argv []string, ctx Context) *Rejection {
 			if opt.long == "output-file" {
 				out = true
 			}
-			writes = append(writes, write{event{Index: i, Word: w, Value: value, HasValue: true, ValueIndex: valueAt}, kind})
+			writes = append(writes, write{event{Index: i, Word: w, Value: value, HasValue: true, ValueIndex: valueAt}, kind, zipSuffixes[opt.long]})
 		}
 		attached := valueAt == i
 		i = valueAt
@@ -217,13 +230,26 @@ func zipOutputs(argv []string, ctx Context) *Rejection {
 		}
 	}
 	for i := range writes {
-		if r := outputValue(ctx, "zip", &writes[i].ev, writes[i].kind); r != nil {
+		w := &writes[i]
+		if r := outputValue(ctx, "zip", &w.ev, w.kind); r != nil {
 			return r
+		}
+		if w.ext != "" && zipAppends(w.ev.Value) {
+			full := w.ev
+			full.Value += w.ext
+			if r := outputValue(ctx, "zip", &full, w.kind); r != nil {
+				return r
+			}
 		}
 	}
 	if archive >= 0 && !out && !shows && !redirect.Harmless(argv[archive]) {
 		if r := outputPath(ctx, "zip", archive, argv[archive], argv[archive], redirect.File); r != nil {
 			return r
+		}
+		if zipAppends(argv[archive]) {
+			if r := outputPath(ctx, "zip", archive, argv[archive], argv[archive]+".zip", redirect.File); r != nil {
+				return r
+			}
 		}
 	}
 	if move && !shows && stdinNames >= 0 {
