@@ -89,6 +89,8 @@ func TestTarWriteOracle(t *testing.T) {
 		ok(v("tar", "-xf", "a.tar", "--verbatim-files-from", "-T", "list")),
 		ok(v("tar", "-xOf", "a.tar", "-T", "list")),
 		ok(v("tar", "-cf", "o.tar", "-T", "rlist")),
+		v("tar", "-cf", "o.tar", "--remove-files", "--add-file=@OUT@/e.tar"),
+		ok(v("tar", "-cf", "o.tar", "--add-file=@OUT@/e.tar")),
 		// the backup of lm, a symlink to sub, renamed to lm/../../outside/x
 		{bin: "tar", args: []string{"-xf", "lm.tar", "--backup", "--suffix=/../../outside/x"}, symlink: map[string]string{"lm": "sub"}},
 		{bin: "tar", args: []string{"-xf", "lm.tar", "--backup", "--suffix=.orig"}, symlink: map[string]string{"lm": "sub"}, allow: true},

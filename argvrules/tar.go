@@ -305,7 +305,8 @@ func gnuTarRemote(name string) bool {
 // a --index-file, --volno-file or -g/--listed-incremental value that
 // OutputPath does not keep inside ctx.Dir (rule tar.output-path), and
 // under either reading the places tarWrites checks: the -f archive (or
-// $TAPE) of -c/-r/-u/-A/--delete and the operands --remove-files deletes,
+// $TAPE) of -c/-r/-u/-A/--delete and the operands (and --add-file names)
+// --remove-files deletes,
 // the -C and --one-top-level directories of -x, a -T list under
 // --remove-files or (unless verbatim) under -x, a --suffix holding "/"
 // (tar.output-path), and -P
@@ -487,6 +488,10 @@ const (
 	// path below that name: "--suffix=/../../x" over an existing symlink
 	// to a directory moves it to ../x, outside (verified with 1.34).
 	tarSuffix
+	// tarAddFile: GNU --add-file=NAME, a name given as an option (for a
+	// name that starts with "-"): --remove-files deletes it like an
+	// operand (verified with 1.34).
+	tarAddFile
 )
 
 // gnuTarOps and bsdtarOps name the events' Key (GNU) or letter and long
@@ -499,7 +504,7 @@ var (
 		"x": tarExtract, "f": tarFile, "C": tarDirectory, "P": tarAbsolute, "O": tarStdout, "one-top-level": tarTopLevel,
 		"remove-files": tarRemove, "T": tarFilesFrom,
 		"verbatim-files-from": tarVerbatim, "null": tarVerbatim, "no-verbatim-files-from": tarNoVerbatim, "no-null": tarNoVerbatim,
-		"suffix": tarSuffix,
+		"suffix": tarSuffix, "add-file": tarAddFile,
 	}
 	bsdtarOps = map[string]tarOp{
 		"c": tarWriteArchive, "r": tarWriteArchive, "u": tarWriteArchive,
@@ -573,6 +578,12 @@ func tarWrites(p parsed, ops map[string]tarOp, ctx Context) *Rejection {
 		case tarFilesFrom:
 			if r := tarFilesFromCheck(ev, write && remove, extract && !verbatim); r != nil {
 				return r
+			}
+		case tarAddFile:
+			if write && remove && ev.HasValue && !redirect.Harmless(ev.Value) {
+				if r := outputPath(ctx, "tar", ev.Index, ev.Word, tarJoin(dir, ev.Value), redirect.FileOrDir); r != nil {
+					return r
+				}
 			}
 		case tarSuffix:
 			if ev.HasValue && strings.Contains(ev.Value, "/") {

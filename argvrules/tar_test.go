@@ -145,6 +145,12 @@ var tarRows = familyRows([]row{
 	{a("tar", "-xf", "a.tar", "--backup", "--suffix=/../../x"), "tar.output-path"},
 	{a("tar", "-xf", "a.tar", "--backup", "--suff", "/x"), "tar.output-path"},
 	{a("tar", "-xf", "a.tar", "--backup", "--suffix=.orig"), ""},
+	// --add-file is a name --remove-files deletes
+	{a("tar", "-cf", "o.tar", "--remove-files", "--add-file=/tmp/x"), "tar.output-path"},
+	{a("tar", "-cf", "o.tar", "--remove-files", "--add-f", "../x"), "tar.output-path"},
+	{a("tar", "-cf", "o.tar", "--remove-files", "-C", "/tmp", "--add-file=x"), "tar.output-path"},
+	{a("tar", "-cf", "o.tar", "--remove-files", "--add-file=-x"), ""},
+	{a("tar", "-cf", "o.tar", "--add-file=/tmp/x"), ""},
 	// everyday forms stay allowed
 	{a("tar", "-czf", "out.tgz", "dir"), ""},
 	{a("tar", "-xzf", "a.tgz"), ""},
