@@ -55,10 +55,15 @@ func hintsAs(t *testing.T, cred *syscall.Credential) {
 	for _, d := range []string{f.home, f.work, tgt, filepath.Join(root, "src")} {
 		must(t, os.MkdirAll(d, 0o755))
 	}
-	must(t, os.WriteFile(filepath.Join(root, "src", "a.txt"), []byte("a\n"), 0o644))
-	if out, err := exec.Command("tar", "-czf", filepath.Join(f.work, "src.tar.gz"), "-C", root, "src").CombinedOutput(); err != nil {
+	// The archive's member lnk/a.txt lands, through the working
+	// directory's symlink lnk, in tgt: the argv names no path outside
+	// (the recognizer refuses a -C there), so only the kernel stops it.
+	must(t, os.MkdirAll(filepath.Join(root, "src", "lnk"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, "src", "lnk", "a.txt"), []byte("a\n"), 0o644))
+	if out, err := exec.Command("tar", "-czf", filepath.Join(f.work, "src.tar.gz"), "-C", filepath.Join(root, "src"), "lnk/a.txt").CombinedOutput(); err != nil {
 		t.Fatalf("tar: %v\n%s", err, out)
 	}
+	must(t, os.Symlink(tgt, filepath.Join(f.work, "lnk")))
 	if cred != nil {
 		must(t, filepath.Walk(root, func(p string, _ os.FileInfo, err error) error {
 			if err != nil {
@@ -101,14 +106,14 @@ func hintsAs(t *testing.T, cred *syscall.Credential) {
 
 	t.Run("tar extracts outside", func(t *testing.T) {
 		cs := start(base, filepath.Join(root, "server.log"))
-		text := call(cs, "tar", "-xzf", "src.tar.gz", "-C", tgt)
-		if !strings.Contains(text, "write to "+tgt) || !strings.Contains(text, "MCP_SHELL_ALLOWED_DIRECTORIES") || !strings.Contains(text, "a guess") {
+		text := call(cs, "tar", "-xzf", "src.tar.gz")
+		if !strings.Contains(text, "write to lnk/a.txt") || !strings.Contains(text, "MCP_SHELL_ALLOWED_DIRECTORIES") || !strings.Contains(text, "a guess") {
 			t.Errorf("the hint does not call the extraction a write naming the write setting:\n%s", text)
 		}
 		if strings.Contains(text, "read of") || strings.Contains(text, sandbox.ReadDirsVar) {
 			t.Errorf("the hint calls the extraction a read:\n%s", text)
 		}
-		if _, err := os.Stat(filepath.Join(tgt, "src")); err == nil {
+		if _, err := os.Stat(filepath.Join(tgt, "a.txt")); err == nil {
 			t.Errorf("tar extracted outside the allowed directory")
 		}
 	})
