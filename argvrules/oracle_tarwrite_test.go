@@ -34,6 +34,11 @@ func TestTarWriteOracle(t *testing.T) {
 			writeTestTar(filepath.Join(dir, "a.tar"), "m.txt")
 			writeTestTar(filepath.Join(dir, "abs.tar"), filepath.Join(out, "canary"))
 			writeTestTar(filepath.Join(out, "e.tar"), "m.txt")
+			writeTestTar(filepath.Join(dir, "lm.tar"), "lm")
+			// GNU tar obeys a list's -C line when extracting, and
+			// --remove-files deletes the names a list gives.
+			os.WriteFile(filepath.Join(dir, "list"), []byte("-C "+out+"\nm.txt\n"), 0o644)
+			os.WriteFile(filepath.Join(dir, "rlist"), []byte(filepath.Join(out, "e.tar")+"\n"), 0o644)
 		},
 		env: plainEnv, min: 26,
 	}.run(t, []outsideVariant{
@@ -76,6 +81,19 @@ func TestTarWriteOracle(t *testing.T) {
 		ok(v("bsdtar", "-C", "@OUT@", "-cf", "o.tar", "e.tar")),
 		ok(v("bsdtar", "-xf", "abs.tar")),
 		ok(v("tar", "-cf", "o.tar", "--remove-files", "in.txt")),
+		v("tar", "-xf", "a.tar", "-T", "list"),
+		v("tar", "-x", "--files-from=list", "-f", "a.tar"),
+		v("tar", "-xf", "a.tar", "-T", "list", "--verbatim-files-from"),
+		v("tar", "-xf", "a.tar", "--null", "--no-null", "-T", "list"),
+		v("tar", "-cf", "o.tar", "--remove-files", "-T", "rlist"),
+		ok(v("tar", "-xf", "a.tar", "--verbatim-files-from", "-T", "list")),
+		ok(v("tar", "-xOf", "a.tar", "-T", "list")),
+		ok(v("tar", "-cf", "o.tar", "-T", "rlist")),
+		v("tar", "-cf", "o.tar", "--remove-files", "--add-file=@OUT@/e.tar"),
+		ok(v("tar", "-cf", "o.tar", "--add-file=@OUT@/e.tar")),
+		// the backup of lm, a symlink to sub, renamed to lm/../../outside/x
+		{bin: "tar", args: []string{"-xf", "lm.tar", "--backup", "--suffix=/../../outside/x"}, symlink: map[string]string{"lm": "sub"}},
+		{bin: "tar", args: []string{"-xf", "lm.tar", "--backup", "--suffix=.orig"}, symlink: map[string]string{"lm": "sub"}, allow: true},
 	})
 }
 
@@ -111,6 +129,7 @@ func TestZipWriteOracle(t *testing.T) {
 			os.WriteFile(filepath.Join(dir, "in.txt"), []byte("payload\n"), 0o644)
 			os.WriteFile(filepath.Join(out, "o.txt"), []byte("outside\n"), 0o644)
 			writeTestZip(filepath.Join(dir, "in.zip"))
+			writeTestZip(filepath.Join(out, "e.zip"))
 		},
 		env: plainEnv, min: 14,
 	}.run(t, []outsideVariant{
@@ -135,6 +154,20 @@ func TestZipWriteOracle(t *testing.T) {
 		v("-m", "o.zip", "@OUT@/o.txt"),
 		v("-rm", "o.zip", "in.txt", "../outside/o.txt"),
 		ok(v("-m", "o.zip", "in.txt")),
+		// a list option's attached value is the whole list
+		v("-iin.txt", "@OUT@/o.zip", "in.txt"),
+		v("-i=in.txt", "@OUT@/o.zip", "in.txt"),
+		v("--include=in.txt", "../outside/o.zip", "in.txt"),
+		v("-xa", "@OUT@/o.zip", "in.txt"),
+		v("-rqxa", "@OUT@/o.zip", "in.txt"),
+		ok(v("-i", "in.txt", "@OUT@/none.zip", "in.txt")),
+		// a name without "." gets zip's suffix: n is n.zip, lg is lg.log
+		{bin: "zip", args: []string{"-q", "n", "in.txt"}, symlink: map[string]string{"n.zip": "@OUT@/e.zip"}},
+		{bin: "zip", args: []string{"-q", "-g", "n", "in.txt"}, symlink: map[string]string{"n.zip": "@OUT@/e.zip"}},
+		{bin: "zip", args: []string{"-q", "in.zip", "in.txt", "--out", "n"}, symlink: map[string]string{"n.zip": "@OUT@/e.zip"}},
+		{bin: "zip", args: []string{"-q", "-lf", "lg", "o.zip", "in.txt"}, symlink: map[string]string{"lg.log": "@OUT@/lg.log"}},
+		ok(v("n", "in.txt")),
+		ok(v("-lf", "lg", "o.zip", "in.txt")),
 	})
 }
 

@@ -305,8 +305,11 @@ func gnuTarRemote(name string) bool {
 // a --index-file, --volno-file or -g/--listed-incremental value that
 // OutputPath does not keep inside ctx.Dir (rule tar.output-path), and
 // under either reading the places tarWrites checks: the -f archive (or
-// $TAPE) of -c/-r/-u/-A/--delete and the operands --remove-files deletes,
-// the -C and --one-top-level directories of -x (tar.output-path), and -P
+// $TAPE) of -c/-r/-u/-A/--delete and the operands (and --add-file names)
+// --remove-files deletes,
+// the -C and --one-top-level directories of -x, a -T list under
+// --remove-files or (unless verbatim) under -x, a --suffix holding "/"
+// (tar.output-path), and -P
 // in extract mode (tar.absolute-names). A reading with a grammar error makes that
 // tar exit before acting; argv is refused when neither reading is clean.
 func checkTar(argv []string, ctx Context) *Rejection {
@@ -462,10 +465,33 @@ const (
 	// tarTopLevel: GNU --one-top-level[=DIR]: extraction into DIR below
 	// the -C directory; "--one-top-level=/abs" and "=../x" leave it
 	// (verified with GNU tar 1.34).
-	tarTopLevel // tarRemove: GNU --remove-files: after archiving, tar deletes each
+	tarTopLevel
+	// tarRemove: GNU --remove-files: after archiving, tar deletes each
 	// named file, relative to the -C in effect (GNU tar manual 4.4.2
 	// "Removing Files"); bsdtar 3.7 has no such option.
 	tarRemove
+	// tarFilesFrom: GNU -T/--files-from, a list of names read at run
+	// time. GNU tar 1.34 obeys "-C DIR" and "--directory=DIR" lines in
+	// it in every mode, extraction included (verified: the member lands
+	// in DIR), unless --verbatim-files-from or --null is in effect at
+	// that -T (GNU tar manual 6.3 "Reading Names from a File"); bsdtar
+	// 3.6 obeys them only when creating.
+	tarFilesFrom
+	// tarVerbatim and tarNoVerbatim switch that for the -T options
+	// that follow: --verbatim-files-from and --null (which implies it,
+	// verified), --no-verbatim-files-from and --no-null.
+	tarVerbatim
+	tarNoVerbatim
+	// tarSuffix: GNU --suffix, appended to the name of a file that
+	// extraction with --backup renames out of the way (GNU tar manual
+	// 4.5 "Backup options"). A "/" in it makes the rename's target a
+	// path below that name: "--suffix=/../../x" over an existing symlink
+	// to a directory moves it to ../x, outside (verified with 1.34).
+	tarSuffix
+	// tarAddFile: GNU --add-file=NAME, a name given as an option (for a
+	// name that starts with "-"): --remove-files deletes it like an
+	// operand (verified with 1.34).
+	tarAddFile
 )
 
 // gnuTarOps and bsdtarOps name the events' Key (GNU) or letter and long
@@ -476,7 +502,9 @@ var (
 	gnuTarOps = map[string]tarOp{
 		"c": tarWriteArchive, "r": tarWriteArchive, "u": tarWriteArchive, "A": tarWriteArchive, "delete": tarWriteArchive,
 		"x": tarExtract, "f": tarFile, "C": tarDirectory, "P": tarAbsolute, "O": tarStdout, "one-top-level": tarTopLevel,
-		"remove-files": tarRemove,
+		"remove-files": tarRemove, "T": tarFilesFrom,
+		"verbatim-files-from": tarVerbatim, "null": tarVerbatim, "no-verbatim-files-from": tarNoVerbatim, "no-null": tarNoVerbatim,
+		"suffix": tarSuffix, "add-file": tarAddFile,
 	}
 	bsdtarOps = map[string]tarOp{
 		"c": tarWriteArchive, "r": tarWriteArchive, "u": tarWriteArchive,
@@ -539,8 +567,31 @@ func tarWrites(p parsed, ops map[string]tarOp, ctx Context) *Rejection {
 	}
 	extract = extract && !stdout
 	dir := "."
+	verbatim := false
 	for i := range p.Events {
 		ev := &p.Events[i]
+		switch tarOpOf(ev, ops) {
+		case tarVerbatim:
+			verbatim = true
+		case tarNoVerbatim:
+			verbatim = false
+		case tarFilesFrom:
+			if r := tarFilesFromCheck(ev, write && remove, extract && !verbatim); r != nil {
+				return r
+			}
+		case tarAddFile:
+			if write && remove && ev.HasValue && !redirect.Harmless(ev.Value) {
+				if r := outputPath(ctx, "tar", ev.Index, ev.Word, tarJoin(dir, ev.Value), redirect.FileOrDir); r != nil {
+					return r
+				}
+			}
+		case tarSuffix:
+			if ev.HasValue && strings.Contains(ev.Value, "/") {
+				return familyRule("tar", kindOutputPath, "output path outside the working directory").Reject(ev.Index, ev.Word,
+					"argument %d %q puts a \"/\" in the backup suffix, so a backup's name is a path below the file's that may lead out of the working directory",
+					ev.Index, ev.Word)
+			}
+		}
 		if ev.Kind == operandEvent && write && remove && !redirect.Harmless(ev.Word) {
 			if r := outputPath(ctx, "tar", ev.Index, ev.Word, tarJoin(dir, ev.Word), redirect.FileOrDir); r != nil {
 				return r
@@ -577,6 +628,25 @@ func tarWrites(p parsed, ops map[string]tarOp, ctx Context) *Rejection {
 				}
 			}
 		}
+	}
+	return nil
+}
+
+// tarFilesFromCheck refuses a -T list whose names the check cannot see
+// where they decide a write: with --remove-files (tar deletes every name
+// it archives, absolute ones included) and, unless verbatim, in extract
+// mode (a "-C DIR" line moves the extraction anywhere).
+func tarFilesFromCheck(ev *event, remove, extract bool) *Rejection {
+	rule := familyRule("tar", kindOutputPath, "output path outside the working directory")
+	switch {
+	case remove:
+		return rule.Reject(ev.Index, ev.Word,
+			"argument %d %q reads the names --remove-files deletes from a list the policy cannot check, so they may lie outside the working directory (name the files as operands)",
+			ev.Index, ev.Word)
+	case extract:
+		return rule.Reject(ev.Index, ev.Word,
+			"argument %d %q reads a list whose \"-C DIR\" lines GNU tar obeys in extract mode, so the list decides where tar writes (add --verbatim-files-from before it)",
+			ev.Index, ev.Word)
 	}
 	return nil
 }

@@ -36,6 +36,19 @@ var zipRows = familyRows([]row{
 	{a("zip", "-rm", "o.zip", "sub", "../x"), "zip.output-path"},
 	{a("zip", "--move", "o.zip", "--", "/tmp/x"), "zip.output-path"},
 	{a("zip", "-m", "o.zip", "file.txt", "sub", "-x", "/tmp/*"), ""},
+	// -m deletes the names -@ reads from standard input
+	{a("zip", "-m", "o.zip", "-@"), "zip.output-path"},
+	{a("zip", "-m@", "o.zip"), "zip.output-path"},
+	{a("zip", "o.zip", "-@", "--move"), "zip.output-path"},
+	{a("zip", "--move", "o.zip", "--names-s"), "zip.output-path"},
+	{a("zip", "o.zip", "-@"), ""},
+	// a list option's attached value is the whole list
+	{a("zip", "-ia", "/tmp/o.zip", "file.txt"), "zip.output-path"},
+	{a("zip", "-i=a", "/tmp/o.zip", "file.txt"), "zip.output-path"},
+	{a("zip", "--include=a", "/tmp/o.zip", "file.txt"), "zip.output-path"},
+	{a("zip", "--exc=a", "/tmp/o.zip", "file.txt"), "zip.output-path"},
+	{a("zip", "-rqxa", "/tmp/o.zip", "file.txt"), "zip.output-path"},
+	{a("zip", "-i", "a", "/tmp/o.zip", "file.txt"), ""},
 	// everyday forms
 	{a("zip", "-r", "o.zip", "/etc/hosts", "../src"), ""},
 	{a("zip", "o", "file.txt"), ""},

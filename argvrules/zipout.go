@@ -1,6 +1,7 @@
 package argvrules
 
 import (
+	"path"
 	"strings"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/redirect"
@@ -57,6 +58,17 @@ var zipOptions = []zipOption{
 // -lf's log file and -b's directory for the temporary archive.
 var zipWrites = map[string]redirect.Kind{"output-file": redirect.File, "logfile-path": redirect.File, "temp-path": redirect.Dir}
 
+// zipSuffixes are the suffixes zip 3.0 adds to a written name whose last
+// component has no ".": --out's and the archive's ".zip", -lf's ".log"
+// (verified: "zip o f" writes o.zip, through o.zip when it is a symlink;
+// "-lf lg" writes lg.log; "sub.d/o" is sub.d/o.zip, "p." stays p.).
+var zipSuffixes = map[string]string{"output-file": ".zip", "logfile-path": ".log"}
+
+// zipAppends reports whether zip adds its suffix to name.
+func zipAppends(name string) bool {
+	return !redirect.Harmless(name) && !strings.Contains(path.Base(name), ".")
+}
+
 // zipShows are the modes that list and exit without writing the archive.
 var zipShows = map[string]bool{"show-files": true, "show-unicode": true, "show-just-unicode": true, "show-command": true, "show-options": true}
 
@@ -93,7 +105,8 @@ func zipLong(name string) *zipOption {
 // options anywhere and "--" makes the rest paths), unless --out names
 // the new archive instead or a show mode lists and exits; --out, -lf and
 // -b; and with -m/--move the path operands, which zip deletes once they
-// are archived (zip -h2, "-m ... delete original files"). Each must pass
+// are archived (zip -h2, "-m ... delete original files"), and which
+// -m refuses to take from standard input (-@). Each must pass
 // outputPath (rule zip.output-path). An unknown option
 // stops the scan: zip exits on it before writing.
 func zipOutputs(argv []string, ctx Context) *Rejection {
@@ -102,9 +115,10 @@ func zipOutputs(argv []string, ctx Context) *Rejection {
 	type write struct {
 		ev   event
 		kind redirect.Kind
+		ext  string // the suffix zip adds to a name without one
 	}
 	var writes []write
-	shows, move := false, false
+	shows, move, stdinNames := false, false, -1
 	var paths []int
 	for i := 1; i < len(argv); i++ {
 		w := argv[i]
@@ -157,6 +171,9 @@ func zipOutputs(argv []string, ctx Context) *Rejection {
 				if opt.long == "move" {
 					move = true
 				}
+				if opt.long == "names-stdin" {
+					stdinNames = i
+				}
 				opt = nil
 			}
 			if opt == nil {
@@ -178,6 +195,9 @@ func zipOutputs(argv []string, ctx Context) *Rejection {
 		if opt.long == "move" {
 			move = true
 		}
+		if opt.long == "names-stdin" {
+			stdinNames = i
+		}
 		if opt.value == zipNoValue {
 			continue
 		}
@@ -192,10 +212,15 @@ func zipOutputs(argv []string, ctx Context) *Rejection {
 			if opt.long == "output-file" {
 				out = true
 			}
-			writes = append(writes, write{event{Index: i, Word: w, Value: value, HasValue: true, ValueIndex: valueAt}, kind})
+			writes = append(writes, write{event{Index: i, Word: w, Value: value, HasValue: true, ValueIndex: valueAt}, kind, zipSuffixes[opt.long]})
 		}
+		attached := valueAt == i
 		i = valueAt
-		if opt.value == zipList {
+		// A list's value attached to its option ("-ia", "-i=a",
+		// "--include=a") is the whole list: the next word is an operand
+		// again (verified with zip 3.0: "zip -ia out.zip f" writes
+		// out.zip).
+		if opt.value == zipList && !attached {
 			for i+1 < len(argv) && !strings.HasPrefix(argv[i+1], "-") {
 				i++
 				if argv[i] == "@" {
@@ -205,14 +230,32 @@ func zipOutputs(argv []string, ctx Context) *Rejection {
 		}
 	}
 	for i := range writes {
-		if r := outputValue(ctx, "zip", &writes[i].ev, writes[i].kind); r != nil {
+		w := &writes[i]
+		if r := outputValue(ctx, "zip", &w.ev, w.kind); r != nil {
 			return r
+		}
+		if w.ext != "" && zipAppends(w.ev.Value) {
+			full := w.ev
+			full.Value += w.ext
+			if r := outputValue(ctx, "zip", &full, w.kind); r != nil {
+				return r
+			}
 		}
 	}
 	if archive >= 0 && !out && !shows && !redirect.Harmless(argv[archive]) {
 		if r := outputPath(ctx, "zip", archive, argv[archive], argv[archive], redirect.File); r != nil {
 			return r
 		}
+		if zipAppends(argv[archive]) {
+			if r := outputPath(ctx, "zip", archive, argv[archive], argv[archive]+".zip", redirect.File); r != nil {
+				return r
+			}
+		}
+	}
+	if move && !shows && stdinNames >= 0 {
+		return familyRule("zip", kindOutputPath, "output path outside the working directory").Reject(stdinNames, argv[stdinNames],
+			"argument %d %q reads from standard input the names -m/--move deletes once they are archived, which the policy cannot check (name the files as operands)",
+			stdinNames, argv[stdinNames])
 	}
 	if move && !shows {
 		for _, i := range paths {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -172,10 +173,24 @@ func allowsProgram(cfg *config.Config, program string) bool {
 	return false
 }
 
+// gpgConfMax bounds how much of gpg.conf is read: an options file is a
+// few hundred bytes.
+const gpgConfMax = 1 << 20
+
 // lockNever reports whether a gpg.conf has the lock-never option (a line
-// of its own; "#" starts a comment, GnuPG's options file syntax).
+// of its own; "#" starts a comment, GnuPG's options file syntax). Only a
+// regular file is read, and only its first gpgConfMax bytes: a FIFO there
+// would hold start-up in open(2) for ever, /dev/zero would fill memory.
 func lockNever(path string) bool {
-	b, err := os.ReadFile(path)
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, gpgConfMax))
 	if err != nil {
 		return false
 	}

@@ -104,9 +104,13 @@ func TestMergePipConfig(t *testing.T) {
 
 // TestCredentialDenials: a registry's 401 to a stage that read a copy
 // without the credentials names the setting that grants them; the same
-// error without a copy, or a copy without the error, says nothing.
+// error without a copy, or a copy without the error, or beside an npm
+// stage that succeeded (another stage of the pipeline printed it), says
+// nothing.
 func TestCredentialDenials(t *testing.T) {
-	copied := &plan.Call{Stages: []plan.Stage{{Family: "npm", Env: []string{"npm_config_userconfig=/tmp/c/" + copiesDir + "/npmrc"}}}}
+	npmStage := plan.Stage{Family: "npm", Env: []string{"npm_config_userconfig=/tmp/c/" + copiesDir + "/npmrc"}}
+	copied := &plan.Call{Stages: []plan.Stage{npmStage}}
+	forged := &plan.Call{Stages: []plan.Stage{npmStage, {Family: "make"}}}
 	plain := &plan.Call{Stages: []plan.Stage{{Family: "npm", Env: []string{"HOME=/h"}}}}
 	e401 := []byte("npm error code E401\nnpm error 401 Unauthorized - GET https://npm.corp/x - authentication token not provided\n")
 	pip401 := []byte("ERROR: HTTP error 401 while getting https://pypi.corp/simple/x/\n")
@@ -121,9 +125,12 @@ func TestCredentialDenials(t *testing.T) {
 		{"401 without a copy", plain, e401, 0},
 		{"a copy without a 401", copied, []byte("npm error code E404\n"), 0},
 		{"no plan", nil, e401, 0},
+		{"npm succeeded, make printed the 401", forged, e401, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ds := CredentialDenials(tc.p, tc.stderr)
+			// the last stage failed: the pipeline's status
+			failed := func(i int) bool { return i == len(tc.p.Stages)-1 }
+			ds := CredentialDenials(tc.p, failed, tc.stderr)
 			if len(ds) != tc.want {
 				t.Fatalf("got %v, want %d", ds, tc.want)
 			}

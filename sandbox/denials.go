@@ -70,6 +70,10 @@ func (d Denial) String() string {
 // MaxDenials caps the denials one call reports.
 const MaxDenials = 8
 
+// pathMax is Linux's PATH_MAX, with its NUL: the longest path a system
+// call takes, so the longest target a denial can have.
+const pathMax = 4096
+
 // deniedLine matches the messages programs print for EACCES, EPERM and
 // EROFS: strerror's "Permission denied", "Operation not permitted" and
 // "Read-only file system" (glibc sysdeps/gnu/errlist.h; Go's
@@ -151,6 +155,12 @@ func guessDenials(p *plan.Call, stderr []byte) []Denial {
 		}
 		if d.Target == "" && d.Kind != DeniedConnect {
 			d.Target = namedFile(s)
+		}
+		if len(d.Target) >= pathMax {
+			// No call that failed on a file took a name this long
+			// (ENAMETOOLONG comes first): words the program printed,
+			// which would carry a stderr's worth into the hint.
+			d.Target = ""
 		}
 		if !containsDenial(out, d) {
 			out = append(out, d)
@@ -381,15 +391,21 @@ func Hint(ds []Denial, readDirs []string) string {
 var unauthorized = lazyre.New(`\bE401\b|_401\b|\b401 (Unauthorized|Client Error)\b|\b(HTTP|status|error) 401\b`)
 
 // CredentialDenials are the stages of p that read a copy of their
-// configuration without its credentials (withheldConfig) when stderr
-// shows a registry's 401: the hint then names the setting that grants
-// the real files.
-func CredentialDenials(p *plan.Call, stderr []byte) []Denial {
+// configuration without its credentials (withheldConfig) and failed
+// (failed(i): stage i ended other than with status 0) when stderr shows
+// a registry's 401: the hint then names the setting that grants the
+// real files. A pipeline's stages share one stderr, so the 401 says
+// nothing about a stage that succeeded: any other stage may print it
+// (npm --version | make, the recipe echoing "npm error code E401").
+func CredentialDenials(p *plan.Call, failed func(stage int) bool, stderr []byte) []Denial {
 	if p == nil || !unauthorized.Match(stderr) {
 		return nil
 	}
 	var out []Denial
-	for _, st := range p.Stages {
+	for i, st := range p.Stages {
+		if !failed(i) {
+			continue
+		}
 		for _, cp := range []configCopy{configCopies[".npmrc"], pipCopy} {
 			if v, ok := childenv.Lookup(st.Env, cp.env); ok && strings.Contains(v, "/"+copiesDir+"/") && st.Family != "" {
 				if d := (Denial{Kind: DeniedCredentials, Target: st.Family, Guess: true}); !containsDenial(out, d) && len(out) < MaxDenials {

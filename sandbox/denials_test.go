@@ -104,6 +104,32 @@ func TestGuessDenialsCapped(t *testing.T) {
 	}
 }
 
+// TestGuessDenialsTargetBound: a "path" longer than any a system call
+// takes is words a stage printed, not a file it was denied: the denial
+// names no target, so the hint does not carry a stderr's worth (a
+// recipe printing 300 KB before ": Permission denied" made a 300 KB
+// hint past the text limit, and a READ_DIRS suggestion of "/").
+func TestGuessDenialsTargetBound(t *testing.T) {
+	for _, tc := range []struct {
+		name, target string
+		want         string
+	}{
+		{"PATH_MAX's longest", "/" + strings.Repeat("a", pathMax-2), "/" + strings.Repeat("a", pathMax-2)},
+		{"one past", "/" + strings.Repeat("a", pathMax-1), ""},
+		{"a stderr's worth", "/" + strings.Repeat("a", 300000), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ds := GuessDenials([]byte(tc.target + ": Permission denied\n"))
+			if len(ds) != 1 || ds[0].Target != tc.want {
+				t.Fatalf("denials %d, target of %d bytes, want one of %d", len(ds), len(ds[0].Target), len(tc.want))
+			}
+			if h := Hint(ds, nil); len(h) > 2*pathMax+1024 {
+				t.Errorf("hint of %d bytes", len(h))
+			}
+		})
+	}
+}
+
 func TestHint(t *testing.T) {
 	if Hint(nil, nil) != "" {
 		t.Error("a hint without denials")

@@ -21,6 +21,12 @@ func TestSigningDenials(t *testing.T) {
 		{Family: "git", Confinement: plan.Confinement{Mode: ModeLandlock}},
 		{Family: "make", Confinement: plan.Confinement{Mode: ModeLandlock}},
 	}}
+	// sub is p with its first stage running the git subcommand name.
+	sub := func(p *plan.Call, name string) *plan.Call {
+		c := &plan.Call{Stages: append([]plan.Stage{}, p.Stages...)}
+		c.Stages[0].Subcommands = []string{name}
+		return c
+	}
 	for _, tc := range []struct {
 		name   string
 		p      *plan.Call
@@ -35,6 +41,11 @@ func TestSigningDenials(t *testing.T) {
 		{"no plan", nil, nil, stderr, 0},
 		{"git succeeded, the next stage printed it", pipeline, []bool{false, true}, stderr, 0},
 		{"git failed in a pipeline", pipeline, []bool{true, false}, stderr, 1},
+		// git status --bogus | make, the recipe echoing git's message:
+		// a git that failed but cannot sign
+		{"git status failed, the next stage printed it", sub(pipeline, "status"), nil, stderr, 0},
+		{"git commit failed in a pipeline", sub(pipeline, "commit"), []bool{true, false}, stderr, 1},
+		{"git tag", sub(git(ModeLandlock), "tag"), nil, stderr, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			failed := func(i int) bool { return tc.failed == nil || tc.failed[i] }

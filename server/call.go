@@ -152,8 +152,14 @@ func denialsIn(o outcome, stderr []byte) []sandbox.Denial {
 			}
 		}
 	}
-	ds = append(ds, sandbox.CredentialDenials(o.plan, stderr)...)
-	return append(ds, sandbox.SigningDenials(o.plan, stageFailed(o.run), stderr)...)
+	// The registry's and git's denials are read from their own
+	// messages, not guessed from any line: they keep their place when
+	// the guesses fill the cap, and the call reports at most MaxDenials.
+	failed := stageFailed(o.run)
+	known := append(sandbox.CredentialDenials(o.plan, failed, stderr), sandbox.SigningDenials(o.plan, failed, stderr)...)
+	known = known[:min(len(known), sandbox.MaxDenials)]
+	ds = ds[:min(len(ds), sandbox.MaxDenials-len(known))]
+	return append(ds, known...)
 }
 
 // hintBytes is how much of a job's retained stderr is read for the

@@ -42,15 +42,40 @@ func coldCache(pl *plan.Call) string {
 				if _, err := os.Stat(filepath.Join(dir, c.Warm)); errors.Is(err, fs.ErrNotExist) {
 					return c.Env + "=" + dir
 				}
-				warmCaches.Store(dir, true)
+				rememberWarm(dir)
 			}
 		}
 	}
 	return ""
 }
 
-// warmCaches holds the cache directories coldCache has seen warm.
-var warmCaches sync.Map
+// warmCaches holds the cache directories coldCache has seen warm, at
+// most maxWarmCaches of them: a GOCACHE a call's envs may name (the
+// operator's MCP_SHELL_CHILD_ENV_ALLOWLIST) is the request's string, and
+// one new warm directory per call would grow the map for the server's
+// life. Past the bound a warm cache is stat'ed on each call instead; a
+// stage that deletes its marker then gets later calls into it the
+// maximum timeout, which any call may ask for itself.
+var (
+	warmCaches  sync.Map
+	warmMu      sync.Mutex
+	warmCachesN int
+)
+
+// maxWarmCaches bounds warmCaches: the sandbox's own caches and a few
+// the operator names are far fewer.
+const maxWarmCaches = 256
+
+func rememberWarm(dir string) {
+	warmMu.Lock()
+	defer warmMu.Unlock()
+	if warmCachesN >= maxWarmCaches {
+		return
+	}
+	if _, loaded := warmCaches.LoadOrStore(dir, true); !loaded {
+		warmCachesN++
+	}
+}
 
 // stageFamilies are the family named and the families it starts.
 func stageFamilies(name string) []*argvrules.Family {

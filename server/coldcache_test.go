@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -68,5 +69,33 @@ func TestColdCacheStaysWarm(t *testing.T) {
 	}
 	if got := coldCache(pl); got != "" {
 		t.Fatalf("a cache seen warm is cold again after its marker was deleted: %q", got)
+	}
+}
+
+// TestWarmCachesBounded: warm caches named by calls (a per-call GOCACHE)
+// are remembered up to maxWarmCaches, not one more per call for the
+// server's life; a cache past the bound is still judged by its marker.
+func TestWarmCachesBounded(t *testing.T) {
+	base := t.TempDir()
+	for i := range maxWarmCaches + 64 {
+		dir := filepath.Join(base, fmt.Sprint(i))
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "trim.txt"), []byte("1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := coldCache(&plan.Call{Stages: []plan.Stage{{Family: "go", Env: []string{"GOCACHE=" + dir}}}}); got != "" {
+			t.Fatalf("warm cache %d is cold: %q", i, got)
+		}
+	}
+	n := 0
+	warmCaches.Range(func(any, any) bool { n++; return true })
+	if n > maxWarmCaches {
+		t.Errorf("%d warm caches remembered, bound %d", n, maxWarmCaches)
+	}
+	cold := filepath.Join(base, "cold")
+	if got := coldCache(&plan.Call{Stages: []plan.Stage{{Family: "go", Env: []string{"GOCACHE=" + cold}}}}); got == "" {
+		t.Error("past the bound, an empty cache is not cold")
 	}
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/seed-b63acb1b/mcp-shell-server/plan"
@@ -39,6 +40,65 @@ func TestSigningDenialNeedsFailedGit(t *testing.T) {
 			}
 			if got != tc.want {
 				t.Errorf("signing denial %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestDenialsCapped: a call reports at most sandbox.MaxDenials, and a
+// signing denial read from git's own message keeps its place when the
+// guessed lines fill the cap (a stderr of eight denied-looking lines
+// and git's gpg failure reported nine, the signing one last).
+func TestDenialsCapped(t *testing.T) {
+	confined := plan.Confinement{Mode: sandbox.ModeLandlock}
+	p := &plan.Call{Stages: []plan.Stage{{Family: "git", Confinement: confined}}}
+	code := 128
+	var stderr []byte
+	for i := range 3 * sandbox.MaxDenials {
+		stderr = fmt.Appendf(stderr, "cannot open /x/%d: Permission denied\n", i)
+	}
+	stderr = append(stderr, "error: gpg failed to sign the data\n"...)
+	o := outcome{kind: ran, plan: p, run: runner.Result{Outcome: runner.Success, ExitCode: &code,
+		Stages: []runner.StageStatus{{Argv0: "git", ExitCode: &code}}}}
+	ds := denialsIn(o, stderr)
+	if len(ds) != sandbox.MaxDenials {
+		t.Fatalf("%d denials, want the cap %d", len(ds), sandbox.MaxDenials)
+	}
+	if last := ds[len(ds)-1]; last.Kind != sandbox.DeniedSigning {
+		t.Errorf("last denial %v, want the signing one", last)
+	}
+}
+
+// TestCredentialDenialNeedsFailedStage: a registry's 401 printed by
+// another stage beside an npm that succeeded (npm --version | make, the
+// recipe echoing "npm error code E401") is no credential denial: it
+// would advise granting npm the real tokens.
+func TestCredentialDenialNeedsFailedStage(t *testing.T) {
+	confined := plan.Confinement{Mode: sandbox.ModeLandlock}
+	npm := plan.Stage{Family: "npm", Confinement: confined, Env: []string{"npm_config_userconfig=/tmp/c/.config-copies/npmrc"}}
+	p := &plan.Call{Stages: []plan.Stage{npm, {Family: "make", Confinement: confined}}}
+	ok, bad := 0, 2
+	for _, tc := range []struct {
+		name      string
+		npm, make int
+		want      bool
+	}{
+		{"npm succeeded, make printed it", ok, bad, false},
+		{"npm failed", bad, ok, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status := tc.make
+			if status == ok {
+				status = tc.npm
+			}
+			o := outcome{kind: ran, plan: p, run: runner.Result{Outcome: runner.Success, ExitCode: &status,
+				Stages: []runner.StageStatus{{Argv0: "npm", ExitCode: &tc.npm}, {Argv0: "make", ExitCode: &tc.make}}}}
+			got := false
+			for _, d := range denialsIn(o, []byte("npm error code E401\n")) {
+				got = got || d.Kind == sandbox.DeniedCredentials
+			}
+			if got != tc.want {
+				t.Errorf("credential denial %v, want %v", got, tc.want)
 			}
 		})
 	}
