@@ -178,7 +178,7 @@ var corpus = []row{
 	r("tar", "arc", "tar", "-cJf", "a.txz", "dir").need("xz"),
 	r("tar", "arc", "tar", "--zstd", "-cf", "a.tzst", "dir").need("zstd"),
 	r("tar", "arc", "tar", "-caf", "a.tar.lz4", "dir").need("lz4"),
-	r("tar", "arc", "tar", "-xf", "a.txz", "-C", "..", "--one-top-level=x1").need("xz"),
+	r("tar", "arc", "tar", "-xf", "a.txz", "-C", "dir", "--one-top-level=x1").need("xz"),
 	r("tar", "arc", "tar", "-xzf", "a.tgz", "--one-top-level=x2"),
 	r("zip", "arc", "zip", "-qr", "a.zip", "dir").need("zip").key(),
 	r("zip", "arc", "unzip", "-l", "a.zip").need("unzip"),
