@@ -38,6 +38,12 @@ const killRounds = 64
 // orphan came from.
 type tracker struct {
 	self int
+	// selfSid is the server's session. Every stage starts in a session of
+	// its own, and a process can only inherit its session or start a new
+	// one, so a child of the server in this session is one the server
+	// started for itself (the sandbox's start-up check of ptrace), never a
+	// call's: the walk leaves it alone.
+	selfSid int
 	// forkMu is the Manager's: a walk holds it so that no child is
 	// between fork and registration while the server's children are read
 	// (it would look like an orphan). Taken before mu.
@@ -60,7 +66,8 @@ type tracked struct {
 }
 
 func newTracker(forkMu *sync.Mutex, owned func(int) bool, log *slog.Logger) *tracker {
-	return &tracker{self: os.Getpid(), forkMu: forkMu, owned: owned, log: log, procs: map[int]*tracked{}, running: map[*Call]struct{}{}}
+	sid, _ := unix.Getsid(0)
+	return &tracker{self: os.Getpid(), selfSid: sid, forkMu: forkMu, owned: owned, log: log, procs: map[int]*tracked{}, running: map[*Call]struct{}{}}
 }
 
 // begin registers a running call.
@@ -157,7 +164,7 @@ func (t *tracker) scan() {
 		// thread has exited as a zombie while its other threads still run,
 		// so only its pidfd tells when it is gone (see members).
 		st, err := procfs.ReadStat(pid)
-		if err != nil || t.known(pid, st.Start) {
+		if err != nil || t.known(pid, st.Start) || st.Sid == t.selfSid {
 			continue
 		}
 		calls := t.attribute(st)
