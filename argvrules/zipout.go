@@ -100,6 +100,25 @@ func zipLong(name string) *zipOption {
 	return found
 }
 
+// zipModes are the options that change what zip's operands mean: a show
+// mode lists and exits, -m deletes the archived paths, -@ reads the
+// paths from standard input (its argv index, or -1).
+type zipModes struct {
+	shows, move bool
+	stdinNames  int
+}
+
+func (m *zipModes) note(opt *zipOption, i int) {
+	switch {
+	case zipShows[opt.long]:
+		m.shows = true
+	case opt.long == "move":
+		m.move = true
+	case opt.long == "names-stdin":
+		m.stdinNames = i
+	}
+}
+
 // zipOutputs checks the files zip 3.0 writes: the archive operand (the
 // first word that is neither an option nor an option's value; zip reads
 // options anywhere and "--" makes the rest paths), unless --out names
@@ -118,7 +137,7 @@ func zipOutputs(argv []string, ctx Context) *Rejection {
 		ext  string // the suffix zip adds to a name without one
 	}
 	var writes []write
-	shows, move, stdinNames := false, false, -1
+	modes := zipModes{stdinNames: -1}
 	var paths []int
 	for i := 1; i < len(argv); i++ {
 		w := argv[i]
@@ -165,15 +184,7 @@ func zipOutputs(argv []string, ctx Context) *Rejection {
 					}
 					break
 				}
-				if zipShows[opt.long] {
-					shows = true
-				}
-				if opt.long == "move" {
-					move = true
-				}
-				if opt.long == "names-stdin" {
-					stdinNames = i
-				}
+				modes.note(opt, i)
 				opt = nil
 			}
 			if opt == nil {
@@ -189,15 +200,7 @@ func zipOutputs(argv []string, ctx Context) *Rejection {
 			}
 			continue
 		}
-		if zipShows[opt.long] {
-			shows = true
-		}
-		if opt.long == "move" {
-			move = true
-		}
-		if opt.long == "names-stdin" {
-			stdinNames = i
-		}
+		modes.note(opt, i)
 		if opt.value == zipNoValue {
 			continue
 		}
@@ -242,7 +245,7 @@ func zipOutputs(argv []string, ctx Context) *Rejection {
 			}
 		}
 	}
-	if archive >= 0 && !out && !shows && !redirect.Harmless(argv[archive]) {
+	if archive >= 0 && !out && !modes.shows && !redirect.Harmless(argv[archive]) {
 		if r := outputPath(ctx, "zip", archive, argv[archive], argv[archive], redirect.File); r != nil {
 			return r
 		}
@@ -252,12 +255,12 @@ func zipOutputs(argv []string, ctx Context) *Rejection {
 			}
 		}
 	}
-	if move && !shows && stdinNames >= 0 {
-		return familyRule("zip", kindOutputPath, "output path outside the working directory").Reject(stdinNames, argv[stdinNames],
+	if modes.move && !modes.shows && modes.stdinNames >= 0 {
+		return familyRule("zip", kindOutputPath, "output path outside the working directory").Reject(modes.stdinNames, argv[modes.stdinNames],
 			"argument %d %q reads from standard input the names -m/--move deletes once they are archived, which the policy cannot check (name the files as operands)",
-			stdinNames, argv[stdinNames])
+			modes.stdinNames, argv[modes.stdinNames])
 	}
-	if move && !shows {
+	if modes.move && !modes.shows {
 		for _, i := range paths {
 			if redirect.Harmless(argv[i]) {
 				continue
