@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/seed-b63acb1b/mcp-shell-server/internal/testenv"
 	"github.com/seed-b63acb1b/mcp-shell-server/sandbox"
 )
 
@@ -37,15 +38,9 @@ func TestDenialHints(t *testing.T) {
 			t.Skipf("%s is missing", p)
 		}
 	}
-	users := []*syscall.Credential{nil}
-	if os.Getuid() == 0 {
-		// An unprivileged server's stages see no read-only mounts: its
-		// writes outside fail with Landlock's EACCES, not EROFS.
-		users = append(users, &syscall.Credential{Uid: 65534, Gid: 65534})
-	}
-	for _, cred := range users {
-		t.Run(credName(cred), func(t *testing.T) { hintsAs(t, cred) })
-	}
+	// An unprivileged server's stages see no read-only mounts: its
+	// writes outside fail with Landlock's EACCES, not EROFS.
+	testenv.EachUser(t, hintsAs)
 }
 
 func hintsAs(t *testing.T, cred *syscall.Credential) {

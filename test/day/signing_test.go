@@ -5,7 +5,6 @@ package day
 import (
 	"bufio"
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,17 +35,7 @@ func TestSigningUsers(t *testing.T) {
 	for _, p := range []string{"git", "gpg", "gpgconf", "gpg-agent"} {
 		testenv.Program(t, p)
 	}
-	users := []*syscall.Credential{nil}
-	if os.Getuid() == 0 {
-		users = append(users, &syscall.Credential{Uid: 65534, Gid: 65534})
-	}
-	for _, cred := range users {
-		name := "own user"
-		if cred != nil {
-			name = "uid 65534"
-		}
-		t.Run(name, func(t *testing.T) { signAs(t, cred) })
-	}
+	testenv.EachUser(t, signAs)
 }
 
 func signAs(t *testing.T, cred *syscall.Credential) {
@@ -120,7 +109,7 @@ func signAs(t *testing.T, cred *syscall.Credential) {
 	case !ok && !strings.Contains(lastRecord(t, auditLog), `"kind":"signing"`):
 		t.Errorf("the failed signature's audit record has no signing denial: %s", clip(lastRecord(t, auditLog), 1500))
 	}
-	t.Logf("%s, no lock-never: signed %v", credName(cred), ok)
+	t.Logf("%s, no lock-never: signed %v", testenv.UserName(cred), ok)
 	// The start-up lines were written before the first answer.
 	startup, err := os.ReadFile(serverLog.Name())
 	must(t, err)
@@ -160,13 +149,6 @@ func searchableTemp(t *testing.T, cred *syscall.Credential) string {
 		os.Chmod(filepath.Dir(binary), 0o755)
 	}
 	return d
-}
-
-func credName(c *syscall.Credential) string {
-	if c == nil {
-		return fmt.Sprintf("uid %d", os.Getuid())
-	}
-	return fmt.Sprintf("uid %d", c.Uid)
 }
 
 // lastRecord is the last shell_execute record of an audit log.

@@ -41,13 +41,7 @@ func TestThreadFilterStress(t *testing.T) {
 			return
 		}
 	}
-	users := []*syscall.Credential{nil}
-	if os.Getuid() == 0 {
-		users = append(users, &syscall.Credential{Uid: 65534, Gid: 65534})
-	}
-	for _, cred := range users {
-		t.Run(credName(cred), func(t *testing.T) { stressAs(t, cred) })
-	}
+	testenv.EachUser(t, stressAs)
 }
 
 func stressAs(t *testing.T, cred *syscall.Credential) {

@@ -99,17 +99,7 @@ func TestWall(t *testing.T) {
 		}
 		t.Skipf("Landlock ABI %d (%v): the default sandbox is not the kernel wall here", abi, err)
 	}
-	users := []*syscall.Credential{nil}
-	if os.Getuid() == 0 {
-		users = append(users, &syscall.Credential{Uid: 65534, Gid: 65534})
-	}
-	for _, cred := range users {
-		name := "own user"
-		if cred != nil {
-			name = "uid 65534"
-		}
-		t.Run(name, func(t *testing.T) { wallAs(t, cred) })
-	}
+	testenv.EachUser(t, wallAs)
 }
 
 func wallAs(t *testing.T, cred *syscall.Credential) {
@@ -185,7 +175,7 @@ func wallAs(t *testing.T, cred *syscall.Credential) {
 			fmt.Fprintf(&b, " %-*s", max(len(r.name), len("blocked")), v)
 		}
 	}
-	t.Logf("kernel wall, %s:\n%s", credName(cred), b.String())
+	t.Logf("kernel wall, %s:\n%s", testenv.UserName(cred), b.String())
 }
 
 // metadataGap are the classes an unprivileged server cannot close: the
@@ -195,13 +185,6 @@ func wallAs(t *testing.T, cred *syscall.Credential) {
 // CAP_SYS_ADMIN). SECURITY.md names the gap; the canary, owned by
 // another user under the unprivileged run, is still untouched.
 var metadataGap = map[string]bool{"timestamps-outside": true, "timestamps-outside-by-dotdot": true, "mode-outside": true}
-
-func credName(c *syscall.Credential) string {
-	if c == nil {
-		return fmt.Sprintf("uid %d", os.Getuid())
-	}
-	return fmt.Sprintf("uid %d", c.Uid)
-}
 
 func missingPrograms(names []string) string {
 	for _, n := range names {
